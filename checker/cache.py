@@ -1,0 +1,51 @@
+"""A cache of evidence keyed by (claim, probe source hash, torch version, device).
+
+A re-run with nothing changed is answered from here without starting a worker or importing
+torch. Only decided evidence is cached; errors are always re-run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from checker.evidence import Evidence
+
+#: Environment variable that moves the cache; ``off`` disables it.
+ENV_VAR = "CHECKER_CACHE_DIR"
+
+
+@dataclass(frozen=True)
+class Cache:
+    """Evidence stored as one JSON file per key under :attr:`root`."""
+
+    root: Path
+
+    @classmethod
+    def default(cls, project_root: Path) -> Cache | None:
+        configured = os.environ.get(ENV_VAR)
+        if configured == "off":
+            return None
+        return cls(Path(configured) if configured else project_root / ".checker-cache")
+
+    @staticmethod
+    def key(claim_id: str, probe_hash: str, torch_version: str, device: str) -> str:
+        raw = "\0".join((claim_id, probe_hash, torch_version, device))
+        return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+    def get(self, key: str) -> Evidence | None:
+        try:
+            data = json.loads((self.root / f"{key}.json").read_text(encoding="utf-8"))
+            return Evidence.from_dict(data, origin="cache")
+        except (OSError, ValueError):
+            return None  # a missing or damaged entry is simply a miss
+
+    def put(self, key: str, evidence: Evidence) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        target = self.root / f"{key}.json"
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(evidence.to_dict(), sort_keys=True), encoding="utf-8")
+        tmp.replace(target)  # atomic: concurrent builds never see half a file

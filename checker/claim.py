@@ -1,0 +1,96 @@
+"""Claims: assertions about PyTorch behaviour that the docs make and a probe decides."""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from checker.typing import DEVICES, LANGS, Device, Lang, Probe
+
+#: Claim ids: ``topic/slug``, lowercase words joined by dashes.
+CLAIM_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*/[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+#: Keys of measured values: lowercase words joined by dashes, unique across all claims.
+MEASUREMENT_KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+class Expect(enum.Enum):
+    """What the docs say a probe will find."""
+
+    #: The statement is true: the docs teach it.
+    HOLDS = "holds"
+    #: The statement is false: a myth the docs refute.
+    FAILS = "fails"
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """How a claim is phrased in each language, for the article scanner and the translation checks.
+
+    A sentence *mentions* the claim when it names one of :attr:`subjects` and one of the
+    language's :attr:`predicates`; whether it asserts or denies the statement is decided by
+    negation markers (see :mod:`checker.language`).
+    """
+
+    #: Language-neutral names of what the claim is about, usually API names such as
+    #: ``disable_saved_tensors_hooks``. Matched case-sensitively as substrings.
+    subjects: tuple[str, ...]
+    #: Per language, word stems that carry the claim's predicate, such as
+    #: ``("reduc", "save")`` for "reduces memory".
+    predicates: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.subjects:
+            raise ValueError("a vocabulary needs at least one subject")
+        unknown = set(self.predicates) - set(LANGS)
+        if unknown:
+            raise ValueError(f"unknown languages in vocabulary: {sorted(unknown)}")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One assertion about PyTorch, with the probe that decides it.
+
+    The statement here is the canonical English wording used by the CLI and the scanner; the
+    docs phrase it for readers in the body of the ``claim`` directive, which is translated.
+    """
+
+    #: Stable identifier, ``topic/slug``; pages, evidence files and caches refer to it.
+    id: str
+    #: Canonical one-sentence statement, in English.
+    statement: str
+    #: The verdict the docs expect.
+    expect: Expect
+    #: The experiment. See :data:`checker.typing.Probe`.
+    probe: Probe
+    #: Devices on which the statement is meaningful.
+    devices: tuple[Device, ...] = ("cpu", "cuda")
+    #: Keys of the values the probe reports, usable with the ``measured`` role.
+    measures: tuple[str, ...] = ()
+    #: Phrasing in en/ja/ko, for the scanner and the translation checks.
+    vocabulary: Vocabulary | None = None
+    #: Seconds after which the probe is killed and reported as an error.
+    timeout_s: float = 60.0
+
+    def __post_init__(self) -> None:
+        if not CLAIM_ID.match(self.id):
+            raise ValueError(f"claim id {self.id!r} is not of the form 'topic/slug'")
+        if not self.devices or set(self.devices) - set(DEVICES):
+            raise ValueError(f"claim {self.id}: devices must be a non-empty subset of {DEVICES}")
+        for key in self.measures:
+            if not MEASUREMENT_KEY.match(key):
+                raise ValueError(f"claim {self.id}: measurement key {key!r} is not kebab-case")
+        if len(set(self.measures)) != len(self.measures):
+            raise ValueError(f"claim {self.id}: duplicate measurement keys")
+
+    @property
+    def topic(self) -> str:
+        """The part of the id before the slash."""
+        return self.id.split("/", 1)[0]
+
+    @property
+    def probe_name(self) -> str:
+        """``module:function`` of the probe, for messages and reports."""
+        return f"{self.probe.__module__}:{self.probe.__qualname__}"

@@ -1,0 +1,85 @@
+"""Claims of the page "Reading a tensor's memory" (docs/basics.md)."""
+
+from __future__ import annotations
+
+from checker.claim import Claim, Expect, Vocabulary
+from checker.evidence import Measurement, Observation
+from checker.probes.memory import cuda_memory, shares_storage
+from checker.typing import Device
+
+
+def probe_float32_element_size(device: Device) -> Observation:
+    import torch
+
+    x = torch.zeros(1000, dtype=torch.float32, device=device)
+    return Observation(
+        holds=x.element_size() == 4 and x.nbytes == 4 * x.numel(),
+        rule="holds if element_size() is 4 and nbytes is 4 × numel() for a float32 tensor",
+        measurements=(
+            Measurement("float32-element-size", x.element_size(), "bytes"),
+            Measurement("float32-1000-nbytes", x.nbytes, "bytes"),
+        ),
+    )
+
+
+def probe_slice_shares_storage(device: Device) -> Observation:
+    import torch
+
+    x = torch.zeros(1000, device=device)
+    s = x[:10]
+    shared = shares_storage(s, x)
+    return Observation(
+        holds=shared and s._base is x,
+        rule="holds if the slice's untyped storage is the base tensor's and s._base is x",
+        measurements=(
+            Measurement("slice-shares-storage", shared, "bool"),
+            Measurement("slice-nbytes", s.nbytes, "bytes"),
+            Measurement("slice-storage-nbytes", s.untyped_storage().nbytes(), "bytes"),
+        ),
+    )
+
+
+def probe_cuda_rounds_small_allocations(device: Device) -> Observation:
+    import torch
+
+    one, memory = cuda_memory(lambda: torch.ones(1, device=device))
+    return Observation(
+        holds=memory.allocated == 512 and one.nbytes == 4,
+        rule="holds if a 4-byte tensor raises memory_allocated() by exactly 512 bytes",
+        measurements=(
+            Measurement("cuda-one-float-nbytes", one.nbytes, "bytes"),
+            Measurement("cuda-one-float-allocated", memory.allocated, "bytes"),
+        ),
+    )
+
+
+CLAIMS = (
+    Claim(
+        id="basics/float32-element-is-4-bytes",
+        statement="A float32 tensor takes 4 bytes per element: nbytes is 4 × numel().",
+        expect=Expect.HOLDS,
+        probe=probe_float32_element_size,
+        measures=("float32-element-size", "float32-1000-nbytes"),
+        vocabulary=Vocabulary(
+            subjects=("float32", "element_size"),
+            predicates={"en": ("4 bytes", "four bytes"), "ja": ("4 バイト", "4バイト"),
+                        "ko": ("4바이트", "4 바이트")},
+        ),
+    ),
+    Claim(
+        id="basics/slice-shares-storage",
+        statement="A basic slice is a view: it shares its base tensor's storage.",
+        expect=Expect.HOLDS,
+        probe=probe_slice_shares_storage,
+        measures=("slice-shares-storage", "slice-nbytes", "slice-storage-nbytes"),
+    ),
+    Claim(
+        id="basics/cuda-allocations-rounded-to-512-bytes",
+        statement="On CUDA the caching allocator rounds a small tensor's allocation up to "
+                  "512 bytes.",
+        expect=Expect.HOLDS,
+        probe=probe_cuda_rounds_small_allocations,
+        devices=("cuda",),
+        measures=("cuda-one-float-nbytes", "cuda-one-float-allocated"),
+    ),
+)

@@ -1,0 +1,1 @@
+"""Executing the docs: pages are split into snippets, snippets run per device under pytest."""

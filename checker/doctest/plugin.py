@@ -1,0 +1,184 @@
+"""The pytest plugin that executes the docs: ``pytest -p checker.doctest.plugin docs``.
+
+Each page becomes a collector; each of its snippets becomes one test item per device. A page
+that uses ``device`` (or holds CUDA-only snippets) runs once per requested device, in a fresh
+namespace each time; other pages run once, on the CPU. Snippets of a page share that
+namespace, in page order, as a reader running them one after another would.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checker.doctest.output import OPTIONFLAGS, DeviceOutputChecker
+from checker.doctest.page import Page, PageError, Snippet, parse_page
+from checker.typing import DEVICES
+
+#: ``--doc-device`` values.
+CHOICES = ("all", "cpu", "cuda")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("checker-docs", "executing the documentation")
+    group.addoption("--doc-device", choices=CHOICES, default="all",
+                    help="devices to run snippets on; 'all' (default) skips CUDA with a "
+                         "reason where it is absent, 'cuda' fails where it is absent")
+    group.addoption("--doc-summary", metavar="PATH", default=None,
+                    help="write per-device counts of passed/failed/skipped snippets as JSON")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    tally = SnippetTally()
+    config.pluginmanager.register(tally, "checker-snippet-tally")
+    requested = config.getoption("--doc-device")
+    config.stash[_DEVICES] = list(DEVICES) if requested == "all" else [requested]
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> PageFile | None:
+    if file_path.suffix != ".md" or not _is_doc_page(file_path):
+        return None
+    return PageFile.from_parent(parent, path=file_path)
+
+
+def _is_doc_page(path: Path) -> bool:
+    parts = path.parts
+    if "docs" not in parts:
+        return False
+    below = parts[len(parts) - 1 - parts[::-1].index("docs"):]
+    return not any(p.startswith(("_", ".")) for p in below)
+
+
+_DEVICES = pytest.StashKey[list[str]]()
+
+
+class PageFile(pytest.File):
+    """A documentation page: yields one item per snippet and device."""
+
+    def collect(self) -> Iterator[SnippetItem]:
+        page = parse_page(self.path)  # a PageError is reported by repr_failure below
+        devices = self.config.stash[_DEVICES]
+        if not page.device_aware:
+            devices = [d for d in devices if d == "cpu"]
+        for device in devices:
+            namespace: dict[str, Any] = {}
+            for snippet in page.snippets:
+                yield SnippetItem.from_parent(
+                    self, name=f"{device}:line-{snippet.lineno}", page=page, snippet=snippet,
+                    device=device, namespace=namespace,
+                )
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> Any:
+        if isinstance(excinfo.value, PageError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class SnippetFailure(Exception):
+    """A snippet printed something else than the page says, or raised."""
+
+
+class SnippetItem(pytest.Item):
+    """One snippet, run on one device."""
+
+    def __init__(self, *, page: Page, snippet: Snippet, device: str,
+                 namespace: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.page = page
+        self.snippet = snippet
+        self.device = device
+        self.namespace = namespace
+        self.user_properties.append(("device", device))
+
+    def runtest(self) -> None:
+        if self.device == "cuda":
+            reason = cuda_absent_reason()
+            if reason:
+                if self.config.getoption("--doc-device") == "cuda":
+                    raise SnippetFailure(f"--doc-device cuda was requested, but {reason}")
+                pytest.skip(f"CUDA run skipped: {reason}")
+        if self.snippet.cuda_only and self.device != "cuda":
+            pytest.skip(f"CUDA only: {self.snippet.cuda_only}")
+        if not self.namespace:
+            self.namespace.update({"__name__": "__main__", "device": self.device})
+        test = doctest.DocTest(list(self.snippet.examples), {}, str(self.path),
+                               str(self.path), 0, self.snippet.source)
+        test.globs = self.namespace  # DocTest copies its globals; the page shares one namespace
+        runner = doctest.DocTestRunner(checker=DeviceOutputChecker(), optionflags=OPTIONFLAGS)
+        report: list[str] = []
+        result = runner.run(test, out=report.append, clear_globs=False)
+        if result.failed:
+            raise SnippetFailure("".join(report))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str:
+        if isinstance(excinfo.value, SnippetFailure):
+            return (f"{self.path}:{self.snippet.lineno} [device: {self.device}]\n"
+                    f"{excinfo.value}")
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.snippet.lineno - 1, f"{self.path.name}:{self.snippet.lineno} " \
+                                                   f"[{self.device}]"
+
+
+def cuda_absent_reason() -> str | None:
+    """Why CUDA cannot run snippets here, or ``None`` if it can."""
+    import torch
+
+    if torch.version.cuda is None:
+        return f"torch {torch.__version__} is a CPU-only build"
+    if not torch.cuda.is_available():
+        return "no CUDA device is visible (torch.cuda.is_available() is False)"
+    return None
+
+
+class SnippetTally:
+    """Counts outcomes per device and prints them; writes them as JSON when asked."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, Counter[str]] = defaultdict(Counter)
+        self.skip_reasons: dict[str, Counter[str]] = defaultdict(Counter)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        device = dict(report.user_properties).get("device")
+        if device is None:
+            return
+        if report.when == "call" or (report.when == "setup" and not report.passed):
+            self.counts[str(device)][report.outcome] += 1
+            if report.skipped and isinstance(report.longrepr, tuple):
+                self.skip_reasons[str(device)][str(report.longrepr[2]).removeprefix("Skipped: ")] += 1
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not self.counts:
+            return
+        write = terminalreporter.write_line
+        terminalreporter.section("snippets per device")
+        for device in DEVICES:
+            if device in self.counts:
+                c = self.counts[device]
+                write(f"{device:>5}: {c['passed']} passed, {c['failed']} failed, "
+                      f"{c['skipped']} skipped")
+                for reason, n in sorted(self.skip_reasons[device].items()):
+                    write(f"       {n} skipped: {reason}")
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        path = session.config.getoption("--doc-summary")
+        if not path:
+            return
+        data = {
+            device: {
+                "passed": c["passed"], "failed": c["failed"], "skipped": c["skipped"],
+                "skip_reasons": dict(self.skip_reasons[device]),
+            }
+            for device, c in self.counts.items()
+        }
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")

@@ -1,0 +1,189 @@
+"""The parent side of the fork server: start zygotes, submit jobs, enforce time limits.
+
+Every job runs ``handler(args)`` in a fresh child forked from a zygote that preloaded torch
+and the given modules. :meth:`Pool.run` returns one :class:`JobResult` per job, in order,
+whatever the jobs do: raise, crash, hang (killed at their deadline) or exhaust memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of work for a child process."""
+
+    #: ``module:function`` taking ``args`` and returning JSON-able data.
+    handler: str
+    args: dict[str, Any]
+    timeout_s: float
+    #: Extra address space (bytes) the child may map; ``None`` for no limit.
+    address_space: int | None = None
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """What became of a job. Exactly one of ``result`` and ``failure`` is meaningful."""
+
+    result: Any = None
+    #: Why the job produced no result: its exception, a crash, or a timeout.
+    failure: str | None = None
+    #: Last lines the child wrote to stderr.
+    stderr: str = ""
+    timed_out: bool = False
+    #: Signal that ended the child (``"SIGSEGV"``, ``"SIGKILL"``), if any.
+    signal: str | None = None
+    duration_s: float = 0.0
+
+
+@dataclass
+class _Zygote:
+    process: subprocess.Popen[str]
+    stdin: IO[str]
+    stdout: IO[str]
+    job: Job | None = None
+    index: int = -1
+    pid: int | None = None
+    started: float = 0.0
+    killed: bool = False
+
+
+@dataclass
+class Pool:
+    """A set of zygotes sharing one preload list. Reuse it: starting one imports torch."""
+
+    preload: Sequence[str]
+    size: int = 1
+    _zygotes: list[_Zygote] = field(default_factory=list, init=False)
+
+    def run(self, jobs: Sequence[Job]) -> list[JobResult]:
+        results: list[JobResult | None] = [None] * len(jobs)
+        queue = list(enumerate(jobs))
+        while queue or any(z.job for z in self._zygotes):
+            for zygote in self._idle(min(self.size, max(1, len(queue)))):
+                if not queue:
+                    break
+                index, job = queue.pop(0)
+                self._submit(zygote, index, job)
+            for zygote, result in self._wait():
+                results[zygote.index] = result
+        return [r if r is not None else JobResult(failure="job lost") for r in results]
+
+    def close(self) -> None:
+        for zygote in self._zygotes:
+            zygote.stdin.close()
+            zygote.process.wait(timeout=10)
+        self._zygotes.clear()
+
+    def _idle(self, wanted: int) -> Iterable[_Zygote]:
+        while len(self._zygotes) < wanted:
+            self._zygotes.append(self._start())
+        return [z for z in self._zygotes if z.job is None]
+
+    def _start(self) -> _Zygote:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "checker.zygote"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
+            cwd=os.getcwd(), env=_child_env(),
+        )
+        assert process.stdin is not None and process.stdout is not None
+        zygote = _Zygote(process, process.stdin, process.stdout)
+        _write(zygote, {"preload": list(self.preload), "sys_path": _importable_paths()})
+        hello = zygote.stdout.readline()
+        if not hello:
+            raise RuntimeError(f"the fork server failed to start (exit {process.wait()})")
+        return zygote
+
+    def _submit(self, zygote: _Zygote, index: int, job: Job) -> None:
+        zygote.job, zygote.index, zygote.pid, zygote.killed = job, index, None, False
+        zygote.started = time.monotonic()
+        _write(zygote, {"handler": job.handler, "args": job.args,
+                        "address_space": job.address_space})
+
+    def _wait(self) -> list[tuple[_Zygote, JobResult]]:
+        """Block until some job finishes or a deadline passes; return finished jobs."""
+        busy = [z for z in self._zygotes if z.job is not None]
+        if not busy:
+            return []
+        now = time.monotonic()
+        deadline = min(z.started + z.job.timeout_s for z in busy if z.job)
+        with selectors.DefaultSelector() as sel:
+            for zygote in busy:
+                sel.register(zygote.stdout, selectors.EVENT_READ, zygote)
+            ready = sel.select(timeout=max(0.0, deadline - now))
+        finished = []
+        for key, _ in ready:
+            zygote = key.data
+            result = self._read(zygote)
+            if result is not None:
+                finished.append((zygote, result))
+        for zygote in busy:
+            job = zygote.job
+            if job and not zygote.killed and zygote.pid and \
+                    time.monotonic() >= zygote.started + job.timeout_s:
+                zygote.killed = True
+                os.kill(zygote.pid, signal.SIGKILL)
+        return finished
+
+    def _read(self, zygote: _Zygote) -> JobResult | None:
+        line = zygote.stdout.readline()
+        if not line:
+            job_timeout = zygote.job.timeout_s if zygote.job else 0
+            zygote.job = None
+            self._zygotes.remove(zygote)
+            return JobResult(failure=f"the fork server died (exit {zygote.process.wait()})",
+                             duration_s=job_timeout)
+        message = json.loads(line)
+        if "pid" in message:
+            zygote.pid = int(message["pid"])
+            return None
+        duration = time.monotonic() - zygote.started
+        job = zygote.job
+        zygote.job = None
+        return _result(message, zygote.killed, job.timeout_s if job else 0.0, duration)
+
+
+def _result(report: dict[str, Any], killed: bool, timeout: float,
+            duration: float) -> JobResult:
+    stderr = str(report.get("stderr") or "")
+    sig = report.get("signal")
+    if killed:
+        return JobResult(failure=f"timed out after {timeout:g} s", stderr=stderr,
+                         timed_out=True, signal=sig, duration_s=duration)
+    message = report.get("message")
+    if isinstance(message, dict) and "result" in message:
+        return JobResult(result=message["result"], stderr=stderr, duration_s=duration)
+    if isinstance(message, dict) and "error" in message:
+        return JobResult(failure=str(message["error"]), stderr=stderr, duration_s=duration)
+    if sig:
+        return JobResult(failure=f"worker process crashed ({sig})", stderr=stderr,
+                         signal=sig, duration_s=duration)
+    return JobResult(failure=f"worker process exited with status {report.get('exit')} "
+                             "before reporting", stderr=stderr, duration_s=duration)
+
+
+def _write(zygote: _Zygote, message: dict[str, Any]) -> None:
+    zygote.stdin.write(json.dumps(message) + "\n")
+    zygote.stdin.flush()
+
+
+def _importable_paths() -> list[str]:
+    return [p for p in sys.path if p and os.path.isdir(p)]
+
+
+def _child_env() -> dict[str, str]:
+    """The parent's environment, with this package importable by ``python -m``."""
+    env = dict(os.environ)
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    return env

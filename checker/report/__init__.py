@@ -1,0 +1,50 @@
+"""Renderers: verdicts in, text out. One module per output format, no I/O, no printing."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from checker.sites import Site
+from checker.verdict import Status, Verdict
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a renderer may show: the verdicts and where each claim lives in the docs."""
+
+    verdicts: Sequence[Verdict]
+    torch_version: str
+    #: ``{device: reason}`` for requested devices that are absent.
+    absent: Mapping[str, str] = field(default_factory=dict)
+    sites: Mapping[str, Sequence[Site]] = field(default_factory=dict)
+
+    def site(self, claim_id: str) -> Site | None:
+        found = self.sites.get(claim_id)
+        return found[0] if found else None
+
+    def summary(self) -> dict[str, int]:
+        counts = Counter(v.status.value for v in self.verdicts)
+        return {s.value: counts.get(s.value, 0) for s in Status}
+
+
+def evidence_summary(verdict: Verdict, limit: int = 4) -> str:
+    """``key=value, ...`` of the first measurements, or the reason a probe did not decide."""
+    if verdict.evidence is None or verdict.status is Status.NOT_RUN:
+        return verdict.reason.splitlines()[0] if verdict.reason else ""
+    items = [f"{m.key}={_short(m.value)}" for m in verdict.evidence.observation.measurements]
+    more = f", +{len(items) - limit}" if len(items) > limit else ""
+    return ", ".join(items[:limit]) + more
+
+
+def _short(value: object) -> str:
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 48 else text[:45] + "..."
+
+
+def renderers() -> dict[str, Callable[[Report], str]]:
+    from checker.report import github, json_report, junit, text
+
+    return {"text": text.render, "json": json_report.render, "junit": junit.render,
+            "github": github.render}

@@ -1,0 +1,78 @@
+"""A probe's source hash: its own code plus every helper of ours that it calls.
+
+The hash keys the result cache and is stored with recorded evidence, so a change to a probe,
+or to a measuring helper it relies on, makes earlier results stale. Helpers outside the
+``checker`` package (torch itself) are covered by the torch version instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+#: Bump when the harness changes what evidence means (for example the evidence schema).
+HARNESS_VERSION = "1"
+
+
+def probe_hash(probe: Callable[..., Any]) -> str:
+    """A short hex digest over the sources of ``probe`` and our helpers it reaches."""
+    digest = hashlib.sha256(HARNESS_VERSION.encode())
+    for name, source in sorted(_sources(probe)):
+        digest.update(name.encode())
+        digest.update(b"\0")
+        digest.update(source.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _sources(root: Callable[..., Any]) -> Iterator[tuple[str, str]]:
+    seen: set[str] = set()
+    stack: list[Any] = [root]
+    while stack:
+        obj = stack.pop()
+        name = f"{getattr(obj, '__module__', '?')}:{getattr(obj, '__qualname__', '?')}"
+        if name in seen:
+            continue
+        seen.add(name)
+        yield name, inspect.getsource(obj)
+        if isinstance(obj, types.FunctionType):
+            stack.extend(_referenced(obj))
+
+
+def _referenced(func: types.FunctionType) -> Iterator[Any]:
+    """Functions and classes of the ``checker`` package named by ``func``'s code.
+
+    Names are looked up in the function's globals and, for helpers reached as attributes of
+    one of our modules (``memory.saved_bytes``), in that module too.
+    """
+    names = set(_names(func.__code__))
+    namespaces = [func.__globals__]
+    for name in names:
+        obj = func.__globals__.get(name)
+        if isinstance(obj, types.ModuleType) and _our_module(obj.__name__):
+            namespaces.append(vars(obj))
+    for namespace in namespaces:
+        for name in names:
+            obj = namespace.get(name)
+            if _ours(obj):
+                yield obj
+
+
+def _names(code: types.CodeType) -> Iterator[str]:
+    yield from code.co_names
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _names(const)
+
+
+def _ours(obj: object) -> bool:
+    return (inspect.isfunction(obj) or inspect.isclass(obj)) and _our_module(
+        getattr(obj, "__module__", None) or ""
+    )
+
+
+def _our_module(name: str) -> bool:
+    return name == "checker" or name.startswith("checker.")

@@ -1,0 +1,189 @@
+"""The ``measured-chart`` directive: a bar chart of measured values, labelled in the page's
+language, drawn at build time from probe evidence.
+
+Markup (the caption and the labels are ordinary, translatable Markdown)::
+
+    ```{measured-chart}
+    :values: peak-default, peak-no-grad, peak-checkpoint
+    :device: cpu
+
+    Peak memory of one training step.
+
+    - default autograd
+    - `torch.no_grad()`
+    - activation checkpointing
+    ```
+
+The directive emits a neutral :class:`measured_chart_node`. :class:`MeasuredChartTransform`
+(every builder but gettext) turns it into a caption and a data table; the HTML-only
+:class:`MeasuredChartHtmlTransform` adds the bar chart as inline SVG whose text stays text, so
+the reader's browser draws Japanese and Korean labels with its own fonts.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import warnings
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.docutils import SphinxDirective
+
+from checker.sphinx import formatting
+from checker.sphinx.measured import parse_reference
+from checker.sphinx.results import results_for
+from checker.sphinx.tables import table
+from checker.sphinx.ui_text import text
+from checker.sphinx.warnings_ import CheckerWarnings, warn
+
+#: Fonts the SVG asks the browser for, so CJK labels render wherever the reader has them.
+FONT_STACK = ("system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK JP', "
+              "'Noto Sans CJK KR', 'Hiragino Sans', 'Yu Gothic', 'Malgun Gothic', "
+              "'Apple SD Gothic Neo', sans-serif")
+_MIB = 1024 * 1024
+
+
+def setup_charts(app: Sphinx) -> None:
+    app.add_node(measured_chart_node)
+    app.add_directive("measured-chart", MeasuredChartDirective)
+    app.add_post_transform(MeasuredChartTransform)
+    app.add_post_transform(MeasuredChartHtmlTransform)
+
+
+class measured_chart_node(nodes.container):
+    """Caption paragraph and label list; ``values`` (references) is an attribute."""
+
+
+class MeasuredChartDirective(SphinxDirective):
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {
+        "values": directives.unchanged_required,
+        "device": lambda arg: directives.choice(arg, ["cpu", "cuda"]),
+    }
+
+    def run(self) -> list[nodes.Node]:
+        refs = [r.strip() for r in self.options.get("values", "").split(",") if r.strip()]
+        device = self.options.get("device", "")
+        node = measured_chart_node(values=refs, device=device, classes=["checker-chart"])
+        self.set_source_info(node)
+        node.extend(self.parse_content_to_nodes())
+        paragraphs = [n for n in node.children if isinstance(n, nodes.paragraph)]
+        lists = [n for n in node.children if isinstance(n, nodes.bullet_list)]
+        if not refs or len(paragraphs) != 1 or len(lists) != 1:
+            warn(CheckerWarnings.DIRECTIVE, "measured-chart needs :values:, one caption "
+                 "paragraph and one bullet list of labels", node)
+            return []
+        if len(lists[0].children) != len(refs):
+            warn(CheckerWarnings.DIRECTIVE, f"measured-chart has {len(refs)} values but "
+                 f"{len(lists[0].children)} labels", node)
+            return []
+        results = results_for(self.env.app)
+        for ref in refs:
+            key, _ = parse_reference(ref)
+            if results.loaded and results.registry.by_measurement(key) is None:
+                warn(CheckerWarnings.UNKNOWN_MEASUREMENT,
+                     f"no probe measures a value named {key!r}", node)
+        return [node]
+
+
+class MeasuredChartTransform(SphinxPostTransform):
+    """Caption and data table, for every builder."""
+
+    default_priority = 220
+
+    def is_supported(self) -> bool:
+        return self.app.builder.name not in ("gettext", "dummy")
+
+    def run(self, **kwargs: Any) -> None:
+        results = results_for(self.app)
+        lang = self.config.language or "en"
+        for node in list(self.document.findall(measured_chart_node)):
+            caption = next(n for n in node.children if isinstance(n, nodes.paragraph))
+            items = next(n for n in node.children if isinstance(n, nodes.bullet_list))
+            labels = [item.astext().strip() for item in items.children]
+            bars: list[tuple[str, float]] = []
+            rows = []
+            for label, ref in zip(labels, node["values"], strict=True):
+                key, device = parse_reference(ref)
+                found = results.value(key, device or node["device"] or None)
+                if found is None or isinstance(found[0], bool | str):
+                    warn(CheckerWarnings.UNKNOWN_MEASUREMENT,
+                         f"chart value {ref!r} has no numeric measurement in this build", node)
+                    continue
+                raw, evidence = found
+                unit = next(m.unit for m in evidence.observation.measurements if m.key == key)
+                shown, _ = formatting.value(raw, unit, lang)
+                bars.append((label, float(raw)))
+                rows.append([label, shown, formatting.measured_on(evidence, lang)])
+            node["bars"] = bars
+            node.children = []
+            node += nodes.paragraph("", "", *caption.children, classes=["checker-chart-caption"])
+            node += table(["", text(lang, "value"), ""], rows, classes=["checker-chart-data"])
+
+
+class MeasuredChartHtmlTransform(SphinxPostTransform):
+    """Inline SVG bar chart before the data table, for HTML."""
+
+    default_priority = 230
+    formats = ("html",)
+
+    def run(self, **kwargs: Any) -> None:
+        for node in self.document.findall(measured_chart_node):
+            bars = node.get("bars", [])
+            if bars:
+                node.insert(1, nodes.raw("", bar_chart_svg(bars), format="html"))
+
+
+def bar_chart_svg(bars: list[tuple[str, float]]) -> str:
+    """A horizontal bar chart; byte values are drawn in MiB when large."""
+    from matplotlib import rcParams
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
+
+    largest = max((v for _, v in bars), default=0.0)
+    scale, unit = (_MIB, "MiB") if largest >= _MIB else (1.0, "")
+    with warnings.catch_warnings(), _quiet_matplotlib():
+        warnings.simplefilter("ignore")
+        rcParams["svg.fonttype"] = "none"
+        rcParams["svg.hashsalt"] = "checker"
+        fig = Figure(figsize=(7.0, 0.5 + 0.45 * len(bars)))
+        FigureCanvasSVG(fig)
+        ax = fig.add_subplot()
+        labels = [label for label, _ in bars]
+        values = [v / scale for _, v in bars]
+        positions = list(range(len(bars)))[::-1]
+        ax.barh(positions, values, height=0.5, color="#4c72b0")
+        ax.set_yticks(positions, labels=[""] * len(bars))
+        for pos, label, value in zip(positions, labels, values, strict=True):
+            ax.text(0, pos + 0.28, label, va="bottom", ha="left", fontsize=9)
+            ax.text(value, pos, f" {value:,.1f} {unit}".rstrip(), va="center", fontsize=8)
+        ax.set_xlim(0, (max(values) if values else 1) * 1.25 or 1)
+        ax.spines[["top", "right", "left"]].set_visible(False)
+        ax.tick_params(axis="y", length=0)
+        if unit:
+            ax.set_xlabel(unit)
+        fig.tight_layout()
+        out = io.StringIO()
+        fig.savefig(out, format="svg", metadata={"Date": None})
+    svg = out.getvalue()
+    svg = svg[svg.index("<svg"):]
+    svg = re.sub(r"font-family:[^;\"]*", f"font-family: {FONT_STACK}", svg)
+    svg = re.sub(r'font-family="[^"]*"', f'font-family="{FONT_STACK}"', svg)
+    return f'<div class="checker-chart-svg">{svg}</div>'
+
+
+class _quiet_matplotlib:  # noqa: N801
+    """Silence matplotlib's font-fallback chatter while drawing."""
+
+    def __enter__(self) -> None:
+        self._logger = logging.getLogger("matplotlib")
+        self._level = self._logger.level
+        self._logger.setLevel(logging.ERROR)
+
+    def __exit__(self, *exc: object) -> None:
+        self._logger.setLevel(self._level)

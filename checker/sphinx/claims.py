@@ -1,0 +1,236 @@
+"""The ``claim`` directive: a statement about PyTorch, proven on every device when built.
+
+Markup::
+
+    ```{claim}
+    :id: saved-tensors/disable-hooks-reduces-memory
+    :expect: fails
+
+    Running code inside `disable_saved_tensors_hooks` makes autograd keep less memory.
+    ```
+
+The directive emits a neutral :class:`claim_node` holding the statement, so the gettext
+builder extracts only the statement for translation. The HTML post-transform
+:class:`ClaimHtmlTransform` adds a label, a verdict badge per device and a collapsible
+evidence block, and fails the build (a warning, an error under ``-W``) when a probe
+contradicts the page or breaks::
+
+    claim_node (container, ids=[claim-<id>], classes=[checker-claim, checker-expect-<e>])
+        inline (checker-claim-label)          <- added for HTML
+        paragraph ...                         <- the statement, translated
+        container (checker-badges)            <- added for HTML
+        raw <details> container (checker-evidence) raw </details>
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.docutils import SphinxDirective
+
+from checker.claim import Expect
+from checker.sphinx import formatting
+from checker.sphinx.results import results_for
+from checker.sphinx.tables import table
+from checker.sphinx.ui_text import text
+from checker.sphinx.warnings_ import CheckerWarnings, warn
+from checker.verdict import Status, Verdict
+
+
+def setup_claims(app: Sphinx) -> None:
+    app.add_node(claim_node)
+    app.add_directive("claim", ClaimDirective)
+    app.add_post_transform(ClaimHtmlTransform)
+    app.connect("doctree-read", collect_claim_sites)
+    app.connect("env-purge-doc", purge_claim_sites)
+    app.connect("env-merge-info", merge_claim_sites)
+    app.connect("env-check-consistency", check_claim_sites)
+
+
+class claim_node(nodes.container):
+    """A claim's statement; ``claim_id`` and ``expect`` are attributes."""
+
+
+def anchor(claim_id: str) -> str:
+    """The HTML id of a claim on its page: ``claim-saved-tensors-disable-hooks``."""
+    return "claim-" + re.sub(r"[^a-z0-9]+", "-", claim_id.lower()).strip("-")
+
+
+# -- directive ------------------------------------------------------------------------------
+
+
+class ClaimDirective(SphinxDirective):
+    """``claim`` with options ``id`` and ``expect``; the body is the statement."""
+
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {
+        "id": directives.unchanged_required,
+        "expect": lambda arg: directives.choice(arg, [e.value for e in Expect]),
+    }
+
+    def run(self) -> list[nodes.Node]:
+        claim_id = self.options.get("id", "").strip()
+        expect = self.options.get("expect")
+        node = claim_node(claim_id=claim_id, expect=expect or "",
+                          classes=["checker-claim", f"checker-expect-{expect or 'unknown'}"])
+        self.set_source_info(node)
+        if not claim_id or not expect:
+            warn(CheckerWarnings.DIRECTIVE, "a claim needs both :id: and :expect:", node)
+            return []
+        if not self.content:
+            warn(CheckerWarnings.DIRECTIVE, f"claim {claim_id} has no statement", node)
+            return []
+        node["ids"].append(anchor(claim_id))
+        node.extend(self.parse_content_to_nodes())
+        results = results_for(self.env.app)
+        claim = results.registry.get(claim_id)
+        if claim is None:
+            if results.loaded:
+                warn(CheckerWarnings.UNKNOWN_CLAIM, f"unknown claim id {claim_id!r}", node)
+        elif claim.expect.value != expect:
+            warn(CheckerWarnings.EXPECT_MISMATCH,
+                 f"claim {claim_id} expects {expect!r} here, but is defined with "
+                 f"expect={claim.expect.value!r}", node)
+        return [node]
+
+
+# -- where claims are shown (collected after translation, so statements are translated) -----
+
+
+def _sites(env: BuildEnvironment) -> dict[str, list[tuple[str, int, str]]]:
+    if not hasattr(env, "checker_claim_sites"):
+        env.checker_claim_sites = {}  # type: ignore[attr-defined]
+    return env.checker_claim_sites  # type: ignore[attr-defined,no-any-return]
+
+
+def collect_claim_sites(app: Sphinx, doctree: nodes.document) -> None:
+    sites = _sites(app.env)
+    for node in doctree.findall(claim_node):
+        statement = " ".join(p.astext() for p in node.findall(nodes.paragraph))
+        sites.setdefault(node["claim_id"], []).append(
+            (app.env.docname, node.line or 0, statement))
+
+
+def purge_claim_sites(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    for claim_id, places in list(_sites(env).items()):
+        kept = [p for p in places if p[0] != docname]
+        if kept:
+            _sites(env)[claim_id] = kept
+        else:
+            del _sites(env)[claim_id]
+
+
+def merge_claim_sites(app: Sphinx, env: BuildEnvironment, docnames: set[str],
+                      other: BuildEnvironment) -> None:
+    for claim_id, places in _sites(other).items():
+        _sites(env).setdefault(claim_id, []).extend(p for p in places if p[0] in docnames)
+
+
+def check_claim_sites(app: Sphinx, env: BuildEnvironment) -> None:
+    results = results_for(app)
+    if not results.loaded:
+        return
+    for claim_id, places in sorted(_sites(env).items()):
+        if len(places) > 1:
+            where = ", ".join(f"{env.doc2path(d)}:{line}" for d, line, _ in places)
+            warn(CheckerWarnings.DUPLICATE_CLAIM,
+                 f"claim {claim_id} is shown {len(places)} times ({where}); show it once "
+                 "and link to it", (places[1][0], places[1][1]))
+    for claim in results.registry:
+        if claim.id not in _sites(env):
+            warn(CheckerWarnings.UNSHOWN_CLAIM, f"claim {claim.id} is shown on no page")
+
+
+def claim_sites(env: BuildEnvironment) -> dict[str, list[tuple[str, int, str]]]:
+    """Where each claim is shown: ``{id: [(docname, line, translated statement)]}``."""
+    return _sites(env)
+
+
+# -- HTML post-transform -------------------------------------------------------------------
+
+
+class ClaimHtmlTransform(SphinxPostTransform):
+    """Adds label, badges and evidence to every claim; reports contradictions."""
+
+    default_priority = 200
+    formats = ("html",)
+
+    def run(self, **kwargs: Any) -> None:
+        results = results_for(self.app)
+        lang = self.config.language or "en"
+        for node in list(self.document.findall(claim_node)):
+            claim = results.registry.get(node["claim_id"])
+            if claim is None:
+                continue
+            verdicts = [v for d in results.devices
+                        if (v := results.verdict(claim.id, d)) is not None]
+            self._report(node, verdicts)
+            label = "myth" if claim.expect is Expect.FAILS else "claim"
+            node.insert(0, nodes.inline(text=text(lang, label), classes=["checker-claim-label"]))
+            badges = nodes.container(classes=["checker-badges"])
+            for verdict in verdicts:
+                badges += nodes.inline(text=formatting.badge(verdict, lang),
+                                       classes=formatting.badge_classes(verdict))
+            node += badges
+            evidence = _evidence_block(verdicts, lang)
+            if evidence is not None:
+                summary = text(lang, "evidence")
+                node += nodes.raw("", f'<details class="checker-evidence"><summary>{summary}'
+                                      "</summary>", format="html")
+                node += evidence
+                node += nodes.raw("", "</details>", format="html")
+
+    @staticmethod
+    def _report(node: claim_node, verdicts: list[Verdict]) -> None:
+        for v in verdicts:
+            if v.status is Status.CONTRADICTED or v.recorded_contradiction:
+                assert v.evidence is not None
+                measured = ", ".join(f"{m.key}={m.value!r}"
+                                     for m in v.evidence.observation.measurements)
+                warn(CheckerWarnings.CONTRADICTED,
+                     f"claim {v.claim.id} is contradicted on {v.device}: the page says it "
+                     f"{v.claim.expect.value}, the probe found it {v.evidence.outcome.value} "
+                     f"({v.evidence.observation.rule}; {measured})", node)
+            elif v.status is Status.ERROR:
+                warn(CheckerWarnings.PROBE_ERROR,
+                     f"probe of claim {v.claim.id} broke on {v.device}: {v.reason}", node)
+
+
+def _evidence_block(verdicts: list[Verdict], lang: str) -> nodes.container | None:
+    block = nodes.container(classes=["checker-evidence-body"])
+    for verdict in verdicts:
+        evidence = verdict.evidence
+        if evidence is None:
+            reason = verdict.reason or text(lang, verdict.outcome.value)
+            block += nodes.paragraph(text=f"{verdict.device.upper()}: {reason}")
+            continue
+        heading = nodes.paragraph(classes=["checker-evidence-device"])
+        heading += nodes.strong(text=formatting.measured_on(evidence, lang))
+        heading += nodes.Text(" · ")
+        heading += nodes.Text(text(lang, "duration",
+                                   n=formatting.number(evidence.duration_s * 1000, lang, 1)))
+        block += heading
+        rows = []
+        for m in evidence.observation.measurements:
+            shown, is_code = formatting.value(m.value, m.unit, lang)
+            rows.append([nodes.literal(text=m.key),
+                         nodes.literal(text=shown) if is_code else nodes.Text(shown)])
+        if rows:
+            block += table([text(lang, "measurement"), text(lang, "value")], rows,
+                           classes=["checker-evidence-table"])
+        rule = nodes.paragraph()
+        rule += nodes.emphasis(text=f"{text(lang, 'rule')}: ")
+        rule += nodes.Text(evidence.observation.rule)
+        block += rule
+        probe = nodes.paragraph()
+        probe += nodes.emphasis(text=f"{text(lang, 'probe')}: ")
+        probe += nodes.literal(text=verdict.claim.probe_name)
+        probe += nodes.Text(f" ({evidence.probe_hash})")
+        block += probe
+    return block if len(block) else None

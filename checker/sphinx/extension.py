@@ -1,0 +1,30 @@
+"""Registers every part of the extension, one ``setup_*`` per module."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sphinx.application import Sphinx
+
+from checker.sphinx.catalogs import setup_catalogs
+from checker.sphinx.charts import setup_charts
+from checker.sphinx.claims import setup_claims
+from checker.sphinx.claims_index import setup_claims_index
+from checker.sphinx.config import setup_config
+from checker.sphinx.languages import setup_languages
+from checker.sphinx.measured import setup_measured
+from checker.sphinx.results import setup_results
+
+VERSION = "0.1.0"
+
+
+def setup_extension(app: Sphinx) -> dict[str, Any]:
+    setup_config(app)
+    setup_results(app)
+    setup_claims(app)
+    setup_measured(app)
+    setup_claims_index(app)
+    setup_charts(app)
+    setup_languages(app)
+    setup_catalogs(app)
+    return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

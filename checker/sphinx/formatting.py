@@ -1,0 +1,84 @@
+"""Measured values and verdicts as words, in the page's language."""
+
+from __future__ import annotations
+
+from babel.numbers import format_decimal
+
+from checker.evidence import Evidence, Outcome, Value
+from checker.sphinx.ui_text import text
+from checker.verdict import Verdict
+
+_BABEL_LOCALES = {"en": "en_US", "ja": "ja_JP", "ko": "ko_KR"}
+
+
+def number(value: float, lang: str, digits: int | None = None) -> str:
+    """``value`` with the language's grouping and decimal signs."""
+    locale = _BABEL_LOCALES.get(lang, "en_US")
+    if digits is not None:
+        return str(format_decimal(round(value, digits), format=f"#,##0.{'0' * digits}",
+                                  locale=locale))
+    return str(format_decimal(value, locale=locale))
+
+
+def value(raw: Value, unit: str, lang: str) -> tuple[str, bool]:
+    """The display text of a measured value, and whether it is code (shown as a literal)."""
+    if isinstance(raw, bool):
+        return str(raw), True
+    if unit == "bytes" and isinstance(raw, int | float):
+        return text(lang, "bytes", n=number(raw, lang)), False
+    if unit == "seconds" and isinstance(raw, int | float):
+        return text(lang, "seconds", n=number(raw * 1000, lang, digits=2)), False
+    if unit == "ratio" and isinstance(raw, int | float):
+        return number(raw, lang, digits=2), False
+    if unit in ("dtype", "exception", "text"):
+        return str(raw), True
+    if isinstance(raw, float):
+        return number(raw, lang, digits=4), False
+    if isinstance(raw, int):
+        return number(raw, lang), False
+    return str(raw), False
+
+
+def device_name(evidence: Evidence) -> str:
+    """``CPU`` or ``CUDA (NVIDIA H100 80GB HBM3)``."""
+    if evidence.device == "cpu":
+        return "CPU"
+    return f"{evidence.device.upper()} ({evidence.device_name})"
+
+
+def measured_on(evidence: Evidence, lang: str) -> str:
+    label = text(lang, "measured-on", device=device_name(evidence), torch=evidence.torch_version)
+    if evidence.origin == "recorded":
+        label += f", {text(lang, 'recorded', date=evidence.measured_at[:10])}"
+    return label
+
+
+def badge(verdict: Verdict, lang: str) -> str:
+    """One line per device: ``refuted · CPU · torch 2.13.0+cpu``."""
+    device = verdict.device.upper()
+    evidence = verdict.evidence
+    if evidence is None:
+        if verdict.outcome is Outcome.ERROR:
+            return f"{text(lang, 'error')} · {device}"
+        return f"{text(lang, 'not-run')} · {device}"
+    parts = [text(lang, evidence.outcome.value), device]
+    if evidence.device != "cpu":
+        parts.append(evidence.device_name)
+    parts.append(f"torch {evidence.torch_version}")
+    if evidence.origin == "recorded":
+        parts.append(text(lang, "recorded", date=evidence.measured_at[:10]))
+    if verdict.stale:
+        parts.append(text(lang, "stale"))
+    return " · ".join(parts)
+
+
+def badge_classes(verdict: Verdict) -> list[str]:
+    """CSS classes: the measured outcome and whether it matches the docs."""
+    classes = ["checker-badge", f"checker-{verdict.status.value}"]
+    if verdict.evidence is not None:
+        classes.append(f"checker-outcome-{verdict.evidence.outcome.value}")
+        if verdict.evidence.origin == "recorded":
+            classes.append("checker-recorded")
+    if verdict.stale:
+        classes.append("checker-stale")
+    return classes

@@ -1,0 +1,91 @@
+"""The end-of-run summary of ``nox``: pages per language, snippets per device, translations.
+
+``python -m checker.summary SUMMARY_DIR LOCALES_DIR`` reads what the ``docs`` and ``doctest``
+sessions wrote and counts translated catalog entries; it prints and returns 1 if anything
+reported failed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import polib
+
+from checker.typing import DEVICES
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Translated entries of one language's catalogs."""
+
+    lang: str
+    translated: int
+    total: int
+    fuzzy: int
+    catalogs: int
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.translated / self.total if self.total else 0.0
+
+
+def coverage(locales: Path, lang: str) -> Coverage:
+    translated = total = fuzzy = catalogs = 0
+    for path in sorted((locales / lang / "LC_MESSAGES").glob("**/*.po")):
+        try:
+            catalog = polib.pofile(str(path), encoding="utf-8")
+        except (OSError, ValueError):
+            continue  # reported by the build and by 'python -m checker i18n'
+        catalogs += 1
+        entries = [e for e in catalog if not e.obsolete]
+        total += len(entries)
+        fuzzy += sum(1 for e in entries if e.fuzzy)
+        translated += sum(1 for e in entries if e.translated())
+    return Coverage(lang, translated, total, fuzzy, catalogs)
+
+
+def render(summary_dir: Path, locales: Path) -> tuple[str, bool]:
+    """The summary text, and whether every reported step succeeded."""
+    ok = True
+    lines = ["", "Summary", "======="]
+    builds = sorted(summary_dir.glob("docs-*.json"))
+    for path in builds:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        ok &= bool(data["ok"])
+        state = "ok" if data["ok"] else "FAILED"
+        lines.append(f"pages  {data['lang']}: {data['pages']}/{data['expected_pages']} built, "
+                     f"{data['warnings']} warnings, {state} -> {data['index']}")
+    if not builds:
+        lines.append("pages: no build ran")
+    doctest_file = summary_dir / "doctest.json"
+    if doctest_file.exists():
+        counts = json.loads(doctest_file.read_text(encoding="utf-8"))
+        for device in DEVICES:
+            c = counts.get(device)
+            if c is None:
+                lines.append(f"snippets {device}: not requested")
+                continue
+            ok &= c["failed"] == 0
+            lines.append(f"snippets {device}: {c['passed']} passed, {c['failed']} failed, "
+                         f"{c['skipped']} skipped")
+            lines += [f"    {n} skipped: {reason}" for reason, n in c["skip_reasons"].items()]
+    else:
+        lines.append("snippets: the doctest session did not run")
+    for lang in ("ja", "ko"):
+        cov = coverage(locales, lang)
+        lines.append(f"translation {lang}: {cov.percent:.0f}% ({cov.translated}/{cov.total} "
+                     f"entries in {cov.catalogs} catalogs, {cov.fuzzy} fuzzy)")
+    return "\n".join(lines) + "\n", ok
+
+
+def main(argv: list[str]) -> int:
+    text, ok = render(Path(argv[0]), Path(argv[1]))
+    sys.stdout.write(text)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,35 @@
+"""The contracts between the stages of the pipeline, in one place.
+
+A claim names a probe; a probe runs on one device and returns an
+:class:`~checker.evidence.Observation`; the runner wraps it into
+:class:`~checker.evidence.Evidence`; :func:`checker.verdict.judge` compares it with
+what the docs expect; renderers (CLI, pytest, Sphinx) only format verdicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from checker.evidence import Observation
+    from checker.verdict import Verdict
+
+#: A device a probe can run on. ``"cpu"`` is always present; ``"cuda"`` when torch sees a GPU.
+Device = Literal["cpu", "cuda"]
+
+#: Every device the project knows, in display order.
+DEVICES: tuple[Device, ...] = ("cpu", "cuda")
+
+#: A language the docs are written in.
+Lang = Literal["en", "ja", "ko"]
+
+#: Every language, English (the source) first.
+LANGS: tuple[Lang, ...] = ("en", "ja", "ko")
+
+#: The signature of a :term:`probe`: it runs one experiment on one device and reports
+#: what it measured. It imports torch itself and never prints.
+Probe = Callable[[Device], "Observation"]
+
+#: The signature of a renderer: it turns verdicts into text for one output format.
+Renderer = Callable[[list["Verdict"]], str]

@@ -1,0 +1,80 @@
+"""Verdicts: a claim's expectation set against what a probe found on one device."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from checker.claim import Claim, Expect
+from checker.evidence import Evidence, Outcome
+
+
+class Status(enum.Enum):
+    """How a verdict bears on the docs."""
+
+    #: The probe found what the docs say.
+    CONFIRMED = "confirmed"
+    #: The probe found the opposite of what the docs say: the docs are wrong.
+    CONTRADICTED = "contradicted"
+    #: The probe broke; the claim is undecided.
+    ERROR = "error"
+    #: Not run here (device absent or claim not meaningful on it).
+    NOT_RUN = "not-run"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The result for one claim on one device."""
+
+    claim: Claim
+    device: str
+    outcome: Outcome
+    evidence: Evidence | None = None
+    #: Why the probe broke or did not run; empty otherwise.
+    reason: str = ""
+    #: True when the evidence was recorded for an older version of the probe's source.
+    stale: bool = False
+
+    @property
+    def expected(self) -> Expect:
+        return self.claim.expect
+
+    @property
+    def status(self) -> Status:
+        if self.outcome is Outcome.ERROR:
+            return Status.ERROR
+        if self.outcome is Outcome.NOT_RUN:
+            return Status.NOT_RUN
+        if self.outcome.value == self.claim.expect.value:
+            return Status.CONFIRMED
+        return Status.CONTRADICTED
+
+    @property
+    def recorded_contradiction(self) -> bool:
+        """True when evidence recorded elsewhere (on a GPU machine) contradicts the docs."""
+        return (
+            self.outcome is Outcome.NOT_RUN
+            and self.evidence is not None
+            and self.evidence.outcome.value != self.claim.expect.value
+        )
+
+    @property
+    def failed(self) -> bool:
+        """True when this verdict must fail a build or a ``verify`` run."""
+        return self.status in (Status.CONTRADICTED, Status.ERROR)
+
+
+def judge(claim: Claim, evidence: Evidence, *, stale: bool = False) -> Verdict:
+    """The verdict implied by ``evidence`` for ``claim``."""
+    return Verdict(claim, evidence.device, evidence.outcome, evidence, stale=stale)
+
+
+def broken(claim: Claim, device: str, reason: str) -> Verdict:
+    """A verdict for a probe that raised, crashed or timed out."""
+    return Verdict(claim, device, Outcome.ERROR, reason=reason)
+
+
+def not_run(claim: Claim, device: str, reason: str, evidence: Evidence | None = None,
+            *, stale: bool = False) -> Verdict:
+    """A verdict for a claim not run on ``device``; ``evidence`` may be a recorded one."""
+    return Verdict(claim, device, Outcome.NOT_RUN, evidence, reason=reason, stale=stale)

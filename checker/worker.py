@@ -1,0 +1,60 @@
+"""The probe side of the harness: the job handler that runs one probe in a child process.
+
+The zygote (:mod:`checker.zygote`) preloads this module, so ``import torch`` happens once per
+zygote; each probe then runs in a fresh child forked from it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from typing import Any
+
+import torch  # paid once per zygote, never per probe
+
+from checker import registry
+from checker.evidence import Evidence, Observation
+from checker.source_hash import probe_hash
+
+
+
+def run_probe(args: dict[str, Any]) -> dict[str, Any]:
+    """Run one claim's probe on a device.
+
+    ``args``: ``modules`` (claim modules), ``claim`` (id), ``device``, ``gpu_memory``
+    (bytes, optional). Returns ``{"evidence": {...}}`` or ``{"absent": reason}``; a probe
+    that raises is reported by the zygote as an error.
+    """
+    claim = registry.load(args["modules"], package=None).get(args["claim"])
+    if claim is None:
+        raise LookupError(f"claim {args['claim']!r} is not defined in {args['modules']}")
+    device = args["device"]
+    if device == "cuda":
+        if not torch.cuda.is_available():
+            return {"absent": "torch.cuda.is_available() is False"}
+        if args.get("gpu_memory"):
+            total = torch.cuda.get_device_properties(0).total_memory
+            torch.cuda.set_per_process_memory_fraction(min(1.0, args["gpu_memory"] / total))
+        name = torch.cuda.get_device_name(0)
+    else:
+        name = "CPU"
+    torch.manual_seed(0)
+    start = time.perf_counter()
+    observation = claim.probe(device)
+    duration = time.perf_counter() - start
+    if not isinstance(observation, Observation):
+        raise TypeError(f"probe returned {type(observation).__name__}, not Observation")
+    missing = set(claim.measures) - {m.key for m in observation.measurements}
+    if missing:
+        raise LookupError(f"probe did not measure {sorted(missing)}")
+    evidence = Evidence(
+        claim_id=claim.id,
+        device=device,
+        device_name=name,
+        torch_version=torch.__version__,
+        probe_hash=probe_hash(claim.probe),
+        observation=observation,
+        duration_s=duration,
+        measured_at=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    )
+    return {"evidence": evidence.to_dict()}

@@ -1,0 +1,204 @@
+"""Tasks for the project. ``python3 noxfile.py`` runs the main job; ``-s NAME`` one task.
+
+Plain ``nox`` (or ``python3 noxfile.py``) builds the site in English, Japanese and Korean,
+runs every documentation snippet on every device present, and prints a summary. ``nox -l``
+lists the other sessions.
+
+All sessions share one virtual environment, ``.nox/shared``, created on first use and
+re-installed only when ``pyproject.toml`` or ``constraints.txt`` change: torch is installed
+once, not once per session.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+BOOTSTRAP = ROOT / ".nox" / "_bootstrap"
+
+
+def _bootstrap_nox() -> None:
+    """Run as a script without nox installed: install it into .nox/_bootstrap, re-run there."""
+    python = BOOTSTRAP / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(BOOTSTRAP)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "-c",
+                        str(ROOT / "constraints.txt"), "nox"], check=True)
+    os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
+
+
+if __name__ == "__main__":
+    if sys.version_info < (3, 11):
+        sys.exit("this project needs Python 3.11 or newer")
+    try:
+        import nox  # noqa: F401
+    except ImportError:
+        _bootstrap_nox()
+
+import nox  # noqa: E402
+
+nox.needs_version = ">=2024.4.15"
+nox.options.sessions = ["docs", "doctest", "summary"]
+nox.options.error_on_missing_interpreters = True
+
+SHARED = ROOT / ".nox" / "shared"
+BUILD = ROOT / "_build"
+SUMMARY = BUILD / "summary"
+LANGS = ("en", "ja", "ko")
+TRANSLATED = ("ja", "ko")
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+# -- the shared environment ------------------------------------------------------------------
+
+
+def _requirements() -> list[str]:
+    project = PYPROJECT["project"]
+    extras = project["optional-dependencies"]
+    return [*project["dependencies"], *extras["docs"], *extras["test"], *extras["lint"]]
+
+
+def shared_python(session: nox.Session) -> str:
+    """The shared environment's interpreter, installing or updating it when needed."""
+    python = SHARED / "bin" / "python"
+    stamp = SHARED / ".installed"
+    wanted = hashlib.sha256(
+        (ROOT / "pyproject.toml").read_bytes() + (ROOT / "constraints.txt").read_bytes()
+    ).hexdigest()
+    if not python.exists():
+        session.log(f"creating the shared environment {SHARED}")
+        session.run(sys.executable, "-m", "venv", str(SHARED), external=True)
+    if not stamp.exists() or stamp.read_text() != wanted:
+        session.log("installing dependencies (torch among them) into the shared environment")
+        session.run(str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                    "-c", str(ROOT / "constraints.txt"), *_requirements(), external=True)
+        stamp.write_text(wanted)
+    return str(python)
+
+
+def _env() -> dict[str, str]:
+    return {"PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+# -- the main job ------------------------------------------------------------------------------
+
+
+@nox.session(venv_backend="none")
+def docs(session: nox.Session) -> None:
+    """Build the HTML site in every language (-W --keep-going). Args: [LANG ...] [-- SPHINX ARGS]."""
+    python = shared_python(session)
+    langs = [a for a in session.posargs if a in LANGS] or list(LANGS)
+    extra = [a for a in session.posargs if a not in LANGS]
+    SUMMARY.mkdir(parents=True, exist_ok=True)
+    for stale in SUMMARY.glob("docs-*.json"):
+        stale.unlink()
+    failed = []
+    for lang in langs:
+        ok = build_language(session, python, lang, extra)
+        if not ok:
+            failed.append(lang)
+    if failed:
+        session.error(f"the build failed for: {', '.join(failed)} (other languages built)")
+
+
+def build_language(session: nox.Session, python: str, lang: str, extra: list[str]) -> bool:
+    """Build one language into _build/html/LANG; record pages and warnings for the summary."""
+    out = BUILD / "html" / lang
+    warnings_file = SUMMARY / f"warnings-{lang}.txt"
+    session.log(f"building {lang} into {out.relative_to(ROOT)}")
+    result = session.run(
+        python, "-m", "sphinx", "-b", "html", "-c", str(ROOT), "-D", f"language={lang}",
+        "-d", str(BUILD / "doctrees" / lang), "-W", "--keep-going", "-q",
+        "-w", str(warnings_file), *extra, str(ROOT / "docs"), str(out),
+        env=_env(), external=True, success_codes=[0, 1, 2],
+    )
+    pages = sorted(p.relative_to(ROOT / "docs").with_suffix(".html").as_posix()
+                   for p in (ROOT / "docs").rglob("*.md")
+                   if not any(part.startswith("_") for part in p.relative_to(ROOT).parts[1:]))
+    built = [p for p in pages if (out / p).exists()]
+    warnings = [ln for ln in warnings_file.read_text(encoding="utf-8").splitlines() if ln]
+    ok = result is not False and not warnings and len(built) == len(pages)
+    (SUMMARY / f"docs-{lang}.json").write_text(json.dumps(
+        {"lang": lang, "ok": ok, "pages": len(built), "expected_pages": len(pages),
+         "warnings": len(warnings), "index": str(out / "index.html")}))
+    return ok
+
+
+@nox.session(venv_backend="none")
+def doctest(session: nox.Session) -> None:
+    """Run every snippet of docs/. Args: --device cpu|cuda|all (default all present)."""
+    python = shared_python(session)
+    args = list(session.posargs)
+    if "--device" in args:
+        i = args.index("--device")
+        args[i] = "--doc-device"
+    SUMMARY.mkdir(parents=True, exist_ok=True)
+    session.run(python, "-m", "pytest", "-p", "checker.doctest.plugin", "-p", "no:cacheprovider",
+                "--rootdir", str(ROOT), "-c", os.devnull, "-q",
+                "--doc-summary", str(SUMMARY / "doctest.json"), *args, str(ROOT / "docs"),
+                env=_env(), external=True)
+
+
+@nox.session(venv_backend="none")
+def summary(session: nox.Session) -> None:
+    """Print pages built per language, snippets per device, translation coverage."""
+    python = shared_python(session)
+    session.run(python, "-m", "checker.summary", str(SUMMARY), str(ROOT / "locales"),
+                env=_env(), external=True)
+
+
+# -- other tasks -------------------------------------------------------------------------------
+
+
+@nox.session(venv_backend="none", default=False)
+def tests(session: nox.Session) -> None:
+    """Run the test suite under tests/ (args go to pytest)."""
+    python = shared_python(session)
+    session.run(python, "-m", "pytest", *session.posargs, env=_env(), external=True)
+
+
+@nox.session(venv_backend="none", default=False)
+def lint(session: nox.Session) -> None:
+    """Ruff (lint and format check) and mypy over the Python code."""
+    python = shared_python(session)
+    session.run(python, "-m", "ruff", "check", ".", external=True)
+    session.run(python, "-m", "ruff", "format", "--check", ".", external=True)
+    session.run(python, "-m", "mypy", env=_env(), external=True)
+
+
+@nox.session(venv_backend="none", default=False)
+def i18n(session: nox.Session) -> None:
+    """Regenerate the .pot templates and update locales/ja and locales/ko."""
+    python = shared_python(session)
+    pot = BUILD / "gettext"
+    session.run(python, "-m", "sphinx", "-b", "gettext", "-c", str(ROOT), "-q", "-W",
+                "-d", str(BUILD / "doctrees" / "gettext"), str(ROOT / "docs"), str(pot),
+                env=_env(), external=True)
+    session.run(python, "-m", "sphinx_intl", "update", "-p", str(pot), "-d",
+                str(ROOT / "locales"), *[f"-l{lang}" for lang in TRANSLATED], external=True)
+
+
+@nox.session(venv_backend="none", default=False)
+def verify(session: nox.Session) -> None:
+    """Run every claim's probe (args go to 'python -m checker verify')."""
+    python = shared_python(session)
+    session.run(python, "-m", "checker", "verify", *session.posargs, env=_env(), external=True)
+
+
+@nox.session(venv_backend="none", default=False)
+def bench(session: nox.Session) -> None:
+    """Benchmarks: cold vs warm verify, per-probe harness overhead (ratios, one run)."""
+    python = shared_python(session)
+    session.run(python, str(ROOT / "benchmarks" / "harness.py"), *session.posargs,
+                env=_env(), external=True)
+
+
+if __name__ == "__main__":
+    sys.argv = ["nox", "-f", __file__, *sys.argv[1:]]
+    nox.main()
