@@ -12,7 +12,7 @@ sys.path.insert(0, str(ROOT))  # the checker package lives beside this file
 
 project = "PyTorch memory and precision, verified"
 author = "the project's contributors"
-copyright = "2026, the project's contributors"  # noqa: A001
+copyright = "2026, the project's contributors"
 
 extensions = ["myst_parser", "checker.sphinx"]
 root_doc = "index"

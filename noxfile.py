@@ -28,16 +28,18 @@ def _bootstrap_nox() -> None:
     python = BOOTSTRAP / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(BOOTSTRAP)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "-c",
-                        str(ROOT / "constraints.txt"), "nox"], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"), "nox"],
+            check=True,
+        )
     os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
 
 
 if __name__ == "__main__":
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (this runs before the project's Python check)
         sys.exit("this project needs Python 3.11 or newer")
     try:
-        import nox  # noqa: F401
+        import nox
     except ImportError:
         _bootstrap_nox()
 
@@ -76,8 +78,18 @@ def shared_python(session: nox.Session) -> str:
         session.run(sys.executable, "-m", "venv", str(SHARED), external=True)
     if not stamp.exists() or stamp.read_text() != wanted:
         session.log("installing dependencies (torch among them) into the shared environment")
-        session.run(str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                    "-c", str(ROOT / "constraints.txt"), *_requirements(), external=True)
+        session.run(
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "-c",
+            str(ROOT / "constraints.txt"),
+            *_requirements(),
+            external=True,
+        )
         stamp.write_text(wanted)
     return str(python)
 
@@ -91,7 +103,7 @@ def _env() -> dict[str, str]:
 
 @nox.session(venv_backend="none")
 def docs(session: nox.Session) -> None:
-    """Build the HTML site in every language (-W --keep-going). Args: [LANG ...] [-- SPHINX ARGS]."""
+    """Build the HTML site in every language (-W --keep-going). Args: [LANG ...] [SPHINX ARGS]."""
     python = shared_python(session)
     langs = [a for a in session.posargs if a in LANGS] or list(LANGS)
     extra = [a for a in session.posargs if a not in LANGS]
@@ -113,20 +125,49 @@ def build_language(session: nox.Session, python: str, lang: str, extra: list[str
     warnings_file = SUMMARY / f"warnings-{lang}.txt"
     session.log(f"building {lang} into {out.relative_to(ROOT)}")
     result = session.run(
-        python, "-m", "sphinx", "-b", "html", "-c", str(ROOT), "-D", f"language={lang}",
-        "-d", str(BUILD / "doctrees" / lang), "-W", "--keep-going", "-q",
-        "-w", str(warnings_file), *extra, str(ROOT / "docs"), str(out),
-        env=_env(), external=True, success_codes=[0, 1, 2],
+        python,
+        "-m",
+        "sphinx",
+        "-b",
+        "html",
+        "-c",
+        str(ROOT),
+        "-D",
+        f"language={lang}",
+        "-d",
+        str(BUILD / "doctrees" / lang),
+        "-W",
+        "--keep-going",
+        "-q",
+        "-w",
+        str(warnings_file),
+        *extra,
+        str(ROOT / "docs"),
+        str(out),
+        env=_env(),
+        external=True,
+        success_codes=[0, 1, 2],
     )
-    pages = sorted(p.relative_to(ROOT / "docs").with_suffix(".html").as_posix()
-                   for p in (ROOT / "docs").rglob("*.md")
-                   if not any(part.startswith("_") for part in p.relative_to(ROOT).parts[1:]))
+    pages = sorted(
+        p.relative_to(ROOT / "docs").with_suffix(".html").as_posix()
+        for p in (ROOT / "docs").rglob("*.md")
+        if not any(part.startswith("_") for part in p.relative_to(ROOT).parts[1:])
+    )
     built = [p for p in pages if (out / p).exists()]
     warnings = [ln for ln in warnings_file.read_text(encoding="utf-8").splitlines() if ln]
     ok = result is not False and not warnings and len(built) == len(pages)
-    (SUMMARY / f"docs-{lang}.json").write_text(json.dumps(
-        {"lang": lang, "ok": ok, "pages": len(built), "expected_pages": len(pages),
-         "warnings": len(warnings), "index": str(out / "index.html")}))
+    (SUMMARY / f"docs-{lang}.json").write_text(
+        json.dumps(
+            {
+                "lang": lang,
+                "ok": ok,
+                "pages": len(built),
+                "expected_pages": len(pages),
+                "warnings": len(warnings),
+                "index": str(out / "index.html"),
+            }
+        )
+    )
     return ok
 
 
@@ -139,18 +180,42 @@ def doctest(session: nox.Session) -> None:
         i = args.index("--device")
         args[i] = "--doc-device"
     SUMMARY.mkdir(parents=True, exist_ok=True)
-    session.run(python, "-m", "pytest", "-p", "checker.doctest.plugin", "-p", "no:cacheprovider",
-                "--rootdir", str(ROOT), "-c", os.devnull, "-q",
-                "--doc-summary", str(SUMMARY / "doctest.json"), *args, str(ROOT / "docs"),
-                env=_env(), external=True)
+    session.run(
+        python,
+        "-m",
+        "pytest",
+        "-p",
+        "checker.doctest.plugin",
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        str(ROOT),
+        "-c",
+        os.devnull,
+        "-q",
+        "--continue-on-collection-errors",
+        "--doc-summary",
+        str(SUMMARY / "doctest.json"),
+        *args,
+        str(ROOT / "docs"),
+        env=_env(),
+        external=True,
+    )
 
 
 @nox.session(venv_backend="none")
 def summary(session: nox.Session) -> None:
     """Print pages built per language, snippets per device, translation coverage."""
     python = shared_python(session)
-    session.run(python, "-m", "checker.summary", str(SUMMARY), str(ROOT / "locales"),
-                env=_env(), external=True)
+    session.run(
+        python,
+        "-m",
+        "checker.summary",
+        str(SUMMARY),
+        str(ROOT / "locales"),
+        env=_env(),
+        external=True,
+    )
 
 
 # -- other tasks -------------------------------------------------------------------------------
@@ -177,11 +242,35 @@ def i18n(session: nox.Session) -> None:
     """Regenerate the .pot templates and update locales/ja and locales/ko."""
     python = shared_python(session)
     pot = BUILD / "gettext"
-    session.run(python, "-m", "sphinx", "-b", "gettext", "-c", str(ROOT), "-q", "-W",
-                "-d", str(BUILD / "doctrees" / "gettext"), str(ROOT / "docs"), str(pot),
-                env=_env(), external=True)
-    session.run(python, "-m", "sphinx_intl", "update", "-p", str(pot), "-d",
-                str(ROOT / "locales"), *[f"-l{lang}" for lang in TRANSLATED], external=True)
+    session.run(
+        python,
+        "-m",
+        "sphinx",
+        "-b",
+        "gettext",
+        "-c",
+        str(ROOT),
+        "-q",
+        "-W",
+        "-d",
+        str(BUILD / "doctrees" / "gettext"),
+        str(ROOT / "docs"),
+        str(pot),
+        env=_env(),
+        external=True,
+    )
+    session.run(
+        python,
+        "-m",
+        "sphinx_intl",
+        "update",
+        "-p",
+        str(pot),
+        "-d",
+        str(ROOT / "locales"),
+        *[f"-l{lang}" for lang in TRANSLATED],
+        external=True,
+    )
 
 
 @nox.session(venv_backend="none", default=False)
@@ -195,8 +284,9 @@ def verify(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks: cold vs warm verify, per-probe harness overhead (ratios, one run)."""
     python = shared_python(session)
-    session.run(python, str(ROOT / "benchmarks" / "harness.py"), *session.posargs,
-                env=_env(), external=True)
+    session.run(
+        python, str(ROOT / "benchmarks" / "harness.py"), *session.posargs, env=_env(), external=True
+    )
 
 
 if __name__ == "__main__":

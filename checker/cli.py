@@ -28,43 +28,80 @@ def _env(name: str, default: str | None = None) -> str | None:
 
 
 def _shared_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--claim", metavar="PATTERN", default=_env("CLAIM"),
-                        help="only claims whose id matches this shell pattern "
-                             "(e.g. 'amp/*'); env CHECKER_CLAIM")
-    parser.add_argument("--claims-module", metavar="MODULE", action="append",
-                        default=[m for m in (_env("CLAIMS_MODULES") or "").split(",") if m],
-                        help="load claims from this module too (repeatable); "
-                             "env CHECKER_CLAIMS_MODULES, comma-separated")
-    parser.add_argument("--only-modules", action="store_true",
-                        help="load only --claims-module modules, not the project's claims")
-    parser.add_argument("--jobs", "-j", type=int, default=int(_env("JOBS", "1") or 1),
-                        help="probes run at once (default 1; keep 1 for memory/timing claims)")
-    parser.add_argument("--timeout", type=float, default=None,
-                        help="seconds before a probe is killed (default: each claim's own)")
-    parser.add_argument("--memory-limit", type=float, default=6.0, metavar="GIB",
-                        help="extra address space (CPU) or GPU memory per probe, in GiB")
+    parser.add_argument(
+        "--claim",
+        metavar="PATTERN",
+        default=_env("CLAIM"),
+        help="only claims whose id matches this shell pattern (e.g. 'amp/*'); env CHECKER_CLAIM",
+    )
+    parser.add_argument(
+        "--claims-module",
+        metavar="MODULE",
+        action="append",
+        default=[m for m in (_env("CLAIMS_MODULES") or "").split(",") if m],
+        help="load claims from this module too (repeatable); "
+        "env CHECKER_CLAIMS_MODULES, comma-separated",
+    )
+    parser.add_argument(
+        "--only-modules",
+        action="store_true",
+        help="load only --claims-module modules, not the project's claims",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=int(_env("JOBS", "1") or 1),
+        help="probes run at once (default 1; keep 1 for memory/timing claims)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds before a probe is killed (default: each claim's own)",
+    )
+    parser.add_argument(
+        "--memory-limit",
+        type=float,
+        default=6.0,
+        metavar="GIB",
+        help="extra address space (CPU) or GPU memory per probe, in GiB",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m checker",
-        description="Prove or refute the docs' claims about PyTorch by running their probes.")
+        description="Prove or refute the docs' claims about PyTorch by running their probes.",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     v = commands.add_parser("verify", help="run every claim's probe and compare with the docs")
-    v.add_argument("--device", choices=("cpu", "cuda", "all"), default=_env("DEVICE", "all"),
-                   help="devices to run on; 'all' (default) reports absent ones as not run")
+    v.add_argument(
+        "--device",
+        choices=("cpu", "cuda", "all"),
+        default=_env("DEVICE", "all"),
+        help="devices to run on; 'all' (default) reports absent ones as not run",
+    )
     v.add_argument("--format", choices=sorted(renderers()), default="text")
-    v.add_argument("--strict", action="store_true",
-                   help="also fail when recorded evidence is stale (its probe changed)")
+    v.add_argument(
+        "--strict",
+        action="store_true",
+        help="also fail when recorded evidence is stale (its probe changed)",
+    )
     v.add_argument("--no-cache", action="store_true", help="ignore cached results")
     _shared_options(v)
 
-    r = commands.add_parser("record", help="run the claims on a device and commit the "
-                                           "evidence under docs/_evidence/")
+    r = commands.add_parser(
+        "record", help="run the claims on a device and commit the evidence under docs/_evidence/"
+    )
     r.add_argument("--device", choices=DEVICES, default="cuda")
-    r.add_argument("--output", type=Path, default=None,
-                   help="evidence file (default docs/_evidence/DEVICE.json)")
+    r.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="evidence file (default docs/_evidence/DEVICE.json)",
+    )
     _shared_options(r)
     return parser
 
@@ -74,17 +111,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         registry = registry_mod.load(
-            args.claims_module,
-            package=None if args.only_modules else registry_mod.DEFAULT_PACKAGE)
+            args.claims_module, package=None if args.only_modules else registry_mod.DEFAULT_PACKAGE
+        )
     except RegistryError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return USAGE_ERROR
     limits = Limits(timeout_s=args.timeout, memory_bytes=int(args.memory_limit * 1024**3))
-    devices: tuple[Device, ...] = DEVICES if getattr(args, "device", "all") == "all" \
-        else (args.device,)
-    options = VerifyOptions(devices=devices, pattern=args.claim, jobs=args.jobs, limits=limits,
-                            strict=getattr(args, "strict", False),
-                            use_cache=not getattr(args, "no_cache", False))
+    devices: tuple[Device, ...] = (
+        DEVICES if getattr(args, "device", "all") == "all" else (args.device,)
+    )
+    options = VerifyOptions(
+        devices=devices,
+        pattern=args.claim,
+        jobs=args.jobs,
+        limits=limits,
+        strict=getattr(args, "strict", False),
+        use_cache=not getattr(args, "no_cache", False),
+    )
     try:
         if args.command == "record":
             return _record(registry, args.device, options, args.output)
@@ -96,11 +139,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result.exit_code
 
 
-def _record(registry: registry_mod.Registry, device: Device, options: VerifyOptions,
-            output: Path | None) -> int:
+def _record(
+    registry: registry_mod.Registry, device: Device, options: VerifyOptions, output: Path | None
+) -> int:
     result = record(registry, device, options, output)
-    report = Report(result.verdicts, result.verdicts[0].evidence.torch_version
-                    if result.verdicts and result.verdicts[0].evidence else "?")
+    report = Report(
+        result.verdicts,
+        result.verdicts[0].evidence.torch_version
+        if result.verdicts and result.verdicts[0].evidence
+        else "?",
+    )
     sys.stdout.write(renderers()["text"](report))
     print(f"recorded {result.recorded} claims in {result.path}")
     return result.exit_code

@@ -49,11 +49,15 @@ def torch_cuda_version() -> str | None:
     except OSError:
         return None
     for node in tree.body:
-        target = node.target if isinstance(node, ast.AnnAssign) else None
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-        if isinstance(target, ast.Name) and target.id == "cuda" and node.value is not None:
-            value = ast.literal_eval(node.value)
+        target: ast.expr
+        if isinstance(node, ast.AnnAssign):
+            target, assigned = node.target, node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, assigned = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == "cuda" and assigned is not None:
+            value = ast.literal_eval(assigned)
             return value if isinstance(value, str) else None
     return None
 

@@ -93,8 +93,12 @@ class Pool:
     def _start(self) -> _Zygote:
         process = subprocess.Popen(
             [sys.executable, "-m", "checker.zygote"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
-            cwd=os.getcwd(), env=_child_env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            cwd=os.getcwd(),
+            env=_child_env(),
         )
         assert process.stdin is not None and process.stdout is not None
         zygote = _Zygote(process, process.stdin, process.stdout)
@@ -107,8 +111,9 @@ class Pool:
     def _submit(self, zygote: _Zygote, index: int, job: Job) -> None:
         zygote.job, zygote.index, zygote.pid, zygote.killed = job, index, None, False
         zygote.started = time.monotonic()
-        _write(zygote, {"handler": job.handler, "args": job.args,
-                        "address_space": job.address_space})
+        _write(
+            zygote, {"handler": job.handler, "args": job.args, "address_space": job.address_space}
+        )
 
     def _wait(self) -> list[tuple[_Zygote, JobResult]]:
         """Block until some job finishes or a deadline passes; return finished jobs."""
@@ -129,8 +134,12 @@ class Pool:
                 finished.append((zygote, result))
         for zygote in busy:
             job = zygote.job
-            if job and not zygote.killed and zygote.pid and \
-                    time.monotonic() >= zygote.started + job.timeout_s:
+            if (
+                job
+                and not zygote.killed
+                and zygote.pid
+                and time.monotonic() >= zygote.started + job.timeout_s
+            ):
                 zygote.killed = True
                 os.kill(zygote.pid, signal.SIGKILL)
         return finished
@@ -141,8 +150,10 @@ class Pool:
             job_timeout = zygote.job.timeout_s if zygote.job else 0
             zygote.job = None
             self._zygotes.remove(zygote)
-            return JobResult(failure=f"the fork server died (exit {zygote.process.wait()})",
-                             duration_s=job_timeout)
+            return JobResult(
+                failure=f"the fork server died (exit {zygote.process.wait()})",
+                duration_s=job_timeout,
+            )
         message = json.loads(line)
         if "pid" in message:
             zygote.pid = int(message["pid"])
@@ -153,23 +164,34 @@ class Pool:
         return _result(message, zygote.killed, job.timeout_s if job else 0.0, duration)
 
 
-def _result(report: dict[str, Any], killed: bool, timeout: float,
-            duration: float) -> JobResult:
+def _result(report: dict[str, Any], killed: bool, timeout: float, duration: float) -> JobResult:
     stderr = str(report.get("stderr") or "")
     sig = report.get("signal")
     if killed:
-        return JobResult(failure=f"timed out after {timeout:g} s", stderr=stderr,
-                         timed_out=True, signal=sig, duration_s=duration)
+        return JobResult(
+            failure=f"timed out after {timeout:g} s",
+            stderr=stderr,
+            timed_out=True,
+            signal=sig,
+            duration_s=duration,
+        )
     message = report.get("message")
     if isinstance(message, dict) and "result" in message:
         return JobResult(result=message["result"], stderr=stderr, duration_s=duration)
     if isinstance(message, dict) and "error" in message:
         return JobResult(failure=str(message["error"]), stderr=stderr, duration_s=duration)
     if sig:
-        return JobResult(failure=f"worker process crashed ({sig})", stderr=stderr,
-                         signal=sig, duration_s=duration)
-    return JobResult(failure=f"worker process exited with status {report.get('exit')} "
-                             "before reporting", stderr=stderr, duration_s=duration)
+        return JobResult(
+            failure=f"worker process crashed ({sig})",
+            stderr=stderr,
+            signal=sig,
+            duration_s=duration,
+        )
+    return JobResult(
+        failure=f"worker process exited with status {report.get('exit')} before reporting",
+        stderr=stderr,
+        duration_s=duration,
+    )
 
 
 def _write(zygote: _Zygote, message: dict[str, Any]) -> None:

@@ -103,8 +103,15 @@ def write(path: Path, device: str, evidence: Iterable[Evidence]) -> Record:
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
-                   encoding="utf-8")
+    tmp.write_text(
+        json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     tmp.replace(path)
-    return Record(path, device, first.device_name, first.torch_version, recorded_at,
-                  {e.claim_id: e for e in items})
+    return Record(
+        path,
+        device,
+        first.device_name,
+        first.torch_version,
+        recorded_at,
+        {e.claim_id: e for e in items},
+    )

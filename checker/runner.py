@@ -110,30 +110,38 @@ class Runner:
 
     # -- running in workers -------------------------------------------------------------
 
-    def _execute(self, pending: list[tuple[int, Claim, Device, str]]
-                 ) -> Iterable[tuple[int, Verdict]]:
+    def _execute(
+        self, pending: list[tuple[int, Claim, Device, str]]
+    ) -> Iterable[tuple[int, Verdict]]:
         if not pending:
             return []
         jobs = [self._job(claim, device) for _, claim, device, _ in pending]
         outcomes = self._worker_pool().run(jobs)
         self.stats.ran += len(jobs)
-        return [(index, self._verdict(claim, device, key, outcome))
-                for (index, claim, device, key), outcome in zip(pending, outcomes, strict=True)]
+        return [
+            (index, self._verdict(claim, device, key, outcome))
+            for (index, claim, device, key), outcome in zip(pending, outcomes, strict=True)
+        ]
 
     def _job(self, claim: Claim, device: Device) -> Job:
         memory = self.limits.memory_bytes
         return Job(
             handler=worker_handler,
-            args={"modules": list(self.registry.modules), "claim": claim.id,
-                  "device": device, "gpu_memory": memory if device == "cuda" else None},
+            args={
+                "modules": list(self.registry.modules),
+                "claim": claim.id,
+                "device": device,
+                "gpu_memory": memory if device == "cuda" else None,
+            },
             timeout_s=self.limits.timeout_s or claim.timeout_s,
             address_space=memory if device == "cpu" else None,
         )
 
     def _worker_pool(self) -> Pool:
         if self._pool is None:
-            self._pool = Pool(preload=["checker.worker", *self.registry.modules],
-                              size=max(1, self.jobs))
+            self._pool = Pool(
+                preload=["checker.worker", *self.registry.modules], size=max(1, self.jobs)
+            )
         return self._pool
 
     def close(self) -> None:

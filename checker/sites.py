@@ -29,7 +29,7 @@ class Site:
         """The page's name relative to ``docs/``, without suffix (``topics/amp``)."""
         parts = self.path.with_suffix("").parts
         if "docs" in parts:
-            parts = parts[len(parts) - parts[::-1].index("docs"):]
+            parts = parts[len(parts) - parts[::-1].index("docs") :]
         return "/".join(parts)
 
 

@@ -56,8 +56,10 @@ def render(summary_dir: Path, locales: Path) -> tuple[str, bool]:
         data = json.loads(path.read_text(encoding="utf-8"))
         ok &= bool(data["ok"])
         state = "ok" if data["ok"] else "FAILED"
-        lines.append(f"pages  {data['lang']}: {data['pages']}/{data['expected_pages']} built, "
-                     f"{data['warnings']} warnings, {state} -> {data['index']}")
+        lines.append(
+            f"pages  {data['lang']}: {data['pages']}/{data['expected_pages']} built, "
+            f"{data['warnings']} warnings, {state} -> {data['index']}"
+        )
     if not builds:
         lines.append("pages: no build ran")
     doctest_file = summary_dir / "doctest.json"
@@ -69,15 +71,19 @@ def render(summary_dir: Path, locales: Path) -> tuple[str, bool]:
                 lines.append(f"snippets {device}: not requested")
                 continue
             ok &= c["failed"] == 0
-            lines.append(f"snippets {device}: {c['passed']} passed, {c['failed']} failed, "
-                         f"{c['skipped']} skipped")
+            lines.append(
+                f"snippets {device}: {c['passed']} passed, {c['failed']} failed, "
+                f"{c['skipped']} skipped"
+            )
             lines += [f"    {n} skipped: {reason}" for reason, n in c["skip_reasons"].items()]
     else:
         lines.append("snippets: the doctest session did not run")
     for lang in ("ja", "ko"):
         cov = coverage(locales, lang)
-        lines.append(f"translation {lang}: {cov.percent:.0f}% ({cov.translated}/{cov.total} "
-                     f"entries in {cov.catalogs} catalogs, {cov.fuzzy} fuzzy)")
+        lines.append(
+            f"translation {lang}: {cov.percent:.0f}% ({cov.translated}/{cov.total} "
+            f"entries in {cov.catalogs} catalogs, {cov.fuzzy} fuzzy)"
+        )
     return "\n".join(lines) + "\n", ok
 
 

@@ -74,7 +74,8 @@ def broken(claim: Claim, device: str, reason: str) -> Verdict:
     return Verdict(claim, device, Outcome.ERROR, reason=reason)
 
 
-def not_run(claim: Claim, device: str, reason: str, evidence: Evidence | None = None,
-            *, stale: bool = False) -> Verdict:
+def not_run(
+    claim: Claim, device: str, reason: str, evidence: Evidence | None = None, *, stale: bool = False
+) -> Verdict:
     """A verdict for a claim not run on ``device``; ``evidence`` may be a recorded one."""
     return Verdict(claim, device, Outcome.NOT_RUN, evidence, reason=reason, stale=stale)

@@ -57,10 +57,15 @@ def verify(registry: Registry, options: VerifyOptions) -> VerifyResult:
         verdicts = runner.run(claims, options.devices)
     finally:
         runner.close()
-    absent = {d: runner.presence(d).reason for d in options.devices
-              if not runner.presence(d).present}
-    report = Report(verdicts, devices_mod.torch_version(), absent,
-                    claim_sites(options.project_root / options.docs_dir))
+    absent: dict[str, str] = {
+        d: runner.presence(d).reason for d in options.devices if not runner.presence(d).present
+    }
+    report = Report(
+        verdicts,
+        devices_mod.torch_version(),
+        absent,
+        claim_sites(options.project_root / options.docs_dir),
+    )
     failed = any(v.failed or v.recorded_contradiction for v in verdicts)
     if options.strict and any(v.stale for v in verdicts):
         failed = True
@@ -68,7 +73,7 @@ def verify(registry: Registry, options: VerifyOptions) -> VerifyResult:
 
 
 def _recorded(root: Path) -> dict[str, record_mod.Record]:
-    found = {}
+    found: dict[str, record_mod.Record] = {}
     for device in DEVICES:
         loaded = record_mod.load(record_mod.path_for(root, device))  # RecordError propagates
         if loaded is not None:
@@ -88,8 +93,9 @@ class RecordResult:
     exit_code: int
 
 
-def record(registry: Registry, device: Device, options: VerifyOptions,
-           output: Path | None = None) -> RecordResult:
+def record(
+    registry: Registry, device: Device, options: VerifyOptions, output: Path | None = None
+) -> RecordResult:
     """Run every claim meaningful on ``device`` and write (merge) its evidence file."""
     presence = devices_mod.presence(device)
     if not presence.present:

@@ -17,7 +17,6 @@ from checker.evidence import Evidence, Observation
 from checker.source_hash import probe_hash
 
 
-
 def run_probe(args: dict[str, Any]) -> dict[str, Any]:
     """Run one claim's probe on a device.
 

@@ -62,8 +62,11 @@ CLAIMS = (
         measures=("float32-element-size", "float32-1000-nbytes"),
         vocabulary=Vocabulary(
             subjects=("float32", "element_size"),
-            predicates={"en": ("4 bytes", "four bytes"), "ja": ("4 バイト", "4バイト"),
-                        "ko": ("4바이트", "4 바이트")},
+            predicates={
+                "en": ("4 bytes", "four bytes"),
+                "ja": ("4 バイト", "4バイト"),
+                "ko": ("4바이트", "4 바이트"),
+            },
         ),
     ),
     Claim(
@@ -76,7 +79,7 @@ CLAIMS = (
     Claim(
         id="basics/cuda-allocations-rounded-to-512-bytes",
         statement="On CUDA the caching allocator rounds a small tensor's allocation up to "
-                  "512 bytes.",
+        "512 bytes.",
         expect=Expect.HOLDS,
         probe=probe_cuda_rounds_small_allocations,
         devices=("cuda",),

@@ -13,6 +13,7 @@ Built on pytest-doctestplus's ``FLOAT_CMP`` checker, with two changes:
 from __future__ import annotations
 
 import doctest
+import math
 import re
 
 from pytest_doctestplus.output_checker import FLOAT_CMP, OutputChecker
@@ -39,8 +40,8 @@ class DeviceOutputChecker(OutputChecker):  # type: ignore[misc]
     def equal_floats(self, a: str, b: str) -> bool:
         """``a`` is the number printed by the run, ``b`` the one on the page."""
         got, want = float(a), float(b)
-        if got != got or want != want:  # NaN
-            return got != got and want != want
+        if math.isnan(got) or math.isnan(want):
+            return math.isnan(got) and math.isnan(want)
         tolerance = max(self.atol, self.rtol * abs(want), last_digit_unit(b))
         return abs(got - want) <= tolerance * (1 + 1e-9)  # absorb binary rounding of the unit
 

@@ -112,13 +112,16 @@ def _snippets(path: Path, text: str, offset: int) -> list[Snippet]:
             found.extend(_from_fence(path, token, line, marker))
             marker = None
         elif marker is not None:
-            raise PageError(f"{path}:{marker[2]}: a snippet marker must be followed directly "
-                            "by the pycon fence it configures")
+            raise PageError(
+                f"{path}:{marker[2]}: a snippet marker must be followed directly "
+                "by the pycon fence it configures"
+            )
     return found
 
 
-def _from_fence(path: Path, token: Token, line: int,
-                marker: tuple[str, str | None, int] | None) -> list[Snippet]:
+def _from_fence(
+    path: Path, token: Token, line: int, marker: tuple[str, str | None, int] | None
+) -> list[Snippet]:
     info = token.info.strip()
     lang = info.split()[0] if info else ""
     directive = _DIRECTIVE.match(info)
@@ -128,7 +131,7 @@ def _from_fence(path: Path, token: Token, line: int,
         body_offset = line + _option_lines(token.content)
         return _snippets(path, _strip_options(token.content), body_offset)
     if directive:
-        lang = info[directive.end():].strip().split()[0] if info[directive.end():].strip() else ""
+        lang = info[directive.end() :].strip().split()[0] if info[directive.end() :].strip() else ""
     if lang in UNCHECKED_PYTHON:
         raise PageError(
             f"{path}:{line}: Python code in a '{lang}' fence is never executed; write it as a "
@@ -142,8 +145,10 @@ def _from_fence(path: Path, token: Token, line: int,
     if marker is not None:
         kind, reason, marker_line = marker
         if kind != "cuda-only":
-            raise PageError(f"{path}:{marker_line}: unknown snippet marker {kind!r}; "
-                            "known: 'cuda-only: <reason>'")
+            raise PageError(
+                f"{path}:{marker_line}: unknown snippet marker {kind!r}; "
+                "known: 'cuda-only: <reason>'"
+            )
         if not reason:
             raise PageError(f"{path}:{marker_line}: 'cuda-only' needs a reason after a colon")
         cuda_only = reason
@@ -171,7 +176,7 @@ def _option_lines(body: str) -> int:
 
 
 def _strip_options(body: str) -> str:
-    return "\n".join(body.splitlines()[_option_lines(body):]) + "\n"
+    return "\n".join(body.splitlines()[_option_lines(body) :]) + "\n"
 
 
 def _reads_device(source: str) -> bool:

@@ -27,18 +27,27 @@ CHOICES = ("all", "cpu", "cuda")
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("checker-docs", "executing the documentation")
-    group.addoption("--doc-device", choices=CHOICES, default="all",
-                    help="devices to run snippets on; 'all' (default) skips CUDA with a "
-                         "reason where it is absent, 'cuda' fails where it is absent")
-    group.addoption("--doc-summary", metavar="PATH", default=None,
-                    help="write per-device counts of passed/failed/skipped snippets as JSON")
+    group.addoption(
+        "--doc-device",
+        choices=CHOICES,
+        default="all",
+        help="devices to run snippets on; 'all' (default) skips CUDA with a "
+        "reason where it is absent, 'cuda' fails where it is absent",
+    )
+    group.addoption(
+        "--doc-summary",
+        metavar="PATH",
+        default=None,
+        help="write per-device counts of passed/failed/skipped snippets as JSON",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     tally = SnippetTally()
     config.pluginmanager.register(tally, "checker-snippet-tally")
     requested = config.getoption("--doc-device")
-    config.stash[_DEVICES] = list(DEVICES) if requested == "all" else [requested]
+    devices: list[str] = list(DEVICES) if requested == "all" else [requested]
+    config.stash[_DEVICES] = devices
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> PageFile | None:
@@ -51,7 +60,7 @@ def _is_doc_page(path: Path) -> bool:
     parts = path.parts
     if "docs" not in parts:
         return False
-    below = parts[len(parts) - 1 - parts[::-1].index("docs"):]
+    below = parts[len(parts) - 1 - parts[::-1].index("docs") :]
     return not any(p.startswith(("_", ".")) for p in below)
 
 
@@ -70,12 +79,15 @@ class PageFile(pytest.File):
             namespace: dict[str, Any] = {}
             for snippet in page.snippets:
                 yield SnippetItem.from_parent(
-                    self, name=f"{device}:line-{snippet.lineno}", page=page, snippet=snippet,
-                    device=device, namespace=namespace,
+                    self,
+                    name=f"{device}:line-{snippet.lineno}",
+                    page=page,
+                    snippet=snippet,
+                    device=device,
+                    namespace=namespace,
                 )
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, PageError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
@@ -88,8 +100,9 @@ class SnippetFailure(Exception):
 class SnippetItem(pytest.Item):
     """One snippet, run on one device."""
 
-    def __init__(self, *, page: Page, snippet: Snippet, device: str,
-                 namespace: dict[str, Any], **kwargs: Any) -> None:
+    def __init__(
+        self, *, page: Page, snippet: Snippet, device: str, namespace: dict[str, Any], **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.page = page
         self.snippet = snippet
@@ -108,8 +121,9 @@ class SnippetItem(pytest.Item):
             pytest.skip(f"CUDA only: {self.snippet.cuda_only}")
         if not self.namespace:
             self.namespace.update({"__name__": "__main__", "device": self.device})
-        test = doctest.DocTest(list(self.snippet.examples), {}, str(self.path),
-                               str(self.path), 0, self.snippet.source)
+        test = doctest.DocTest(
+            list(self.snippet.examples), {}, str(self.path), str(self.path), 0, self.snippet.source
+        )
         test.globs = self.namespace  # DocTest copies its globals; the page shares one namespace
         runner = doctest.DocTestRunner(checker=DeviceOutputChecker(), optionflags=OPTIONFLAGS)
         report: list[str] = []
@@ -117,16 +131,17 @@ class SnippetItem(pytest.Item):
         if result.failed:
             raise SnippetFailure("".join(report))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, SnippetFailure):
-            return (f"{self.path}:{self.snippet.lineno} [device: {self.device}]\n"
-                    f"{excinfo.value}")
+            return f"{self.path}:{self.snippet.lineno} [device: {self.device}]\n{excinfo.value}"
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, self.snippet.lineno - 1, f"{self.path.name}:{self.snippet.lineno} " \
-                                                   f"[{self.device}]"
+        return (
+            self.path,
+            self.snippet.lineno - 1,
+            f"{self.path.name}:{self.snippet.lineno} [{self.device}]",
+        )
 
 
 def cuda_absent_reason() -> str | None:
@@ -154,7 +169,8 @@ class SnippetTally:
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self.counts[str(device)][report.outcome] += 1
             if report.skipped and isinstance(report.longrepr, tuple):
-                self.skip_reasons[str(device)][str(report.longrepr[2]).removeprefix("Skipped: ")] += 1
+                reason = str(report.longrepr[2]).removeprefix("Skipped: ")
+                self.skip_reasons[str(device)][reason] += 1
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if not self.counts:
@@ -164,8 +180,10 @@ class SnippetTally:
         for device in DEVICES:
             if device in self.counts:
                 c = self.counts[device]
-                write(f"{device:>5}: {c['passed']} passed, {c['failed']} failed, "
-                      f"{c['skipped']} skipped")
+                write(
+                    f"{device:>5}: {c['passed']} passed, {c['failed']} failed, "
+                    f"{c['skipped']} skipped"
+                )
                 for reason, n in sorted(self.skip_reasons[device].items()):
                     write(f"       {n} skipped: {reason}")
 
@@ -175,7 +193,9 @@ class SnippetTally:
             return
         data = {
             device: {
-                "passed": c["passed"], "failed": c["failed"], "skipped": c["skipped"],
+                "passed": c["passed"],
+                "failed": c["failed"],
+                "skipped": c["skipped"],
                 "skip_reasons": dict(self.skip_reasons[device]),
             }
             for device, c in self.counts.items()

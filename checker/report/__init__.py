@@ -46,5 +46,9 @@ def _short(value: object) -> str:
 def renderers() -> dict[str, Callable[[Report], str]]:
     from checker.report import github, json_report, junit, text
 
-    return {"text": text.render, "json": json_report.render, "junit": junit.render,
-            "github": github.render}
+    return {
+        "text": text.render,
+        "json": json_report.render,
+        "junit": junit.render,
+        "github": github.render,
+    }

@@ -19,8 +19,10 @@ def render(report: Report) -> str:
     for v in report.verdicts:
         if v.status is Status.CONTRADICTED:
             level, title = "error", f"claim contradicted on {v.device}"
-            message = (f"{v.claim.id}: the docs say it {v.expected.value}, the probe found it "
-                       f"{v.outcome.value}. {evidence_summary(v, limit=50)}")
+            message = (
+                f"{v.claim.id}: the docs say it {v.expected.value}, the probe found it "
+                f"{v.outcome.value}. {evidence_summary(v, limit=50)}"
+            )
         elif v.status is Status.ERROR:
             level, title = "error", f"probe error on {v.device}"
             message = f"{v.claim.id}: {v.reason}"
@@ -33,7 +35,9 @@ def render(report: Report) -> str:
         where = f"file={_escape_property(str(site.path))},line={site.line}," if site else ""
         lines.append(f"::{level} {where}title={_escape_property(title)}::{_escape(message)}")
     counts = report.summary()
-    lines.append(f"checker verify: {counts['confirmed']} confirmed, "
-                 f"{counts['contradicted']} contradicted, {counts['error']} errors, "
-                 f"{counts['not-run']} not run")
+    lines.append(
+        f"checker verify: {counts['confirmed']} confirmed, "
+        f"{counts['contradicted']} contradicted, {counts['error']} errors, "
+        f"{counts['not-run']} not run"
+    )
     return "\n".join(lines) + "\n"

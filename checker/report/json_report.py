@@ -14,23 +14,28 @@ def render(report: Report) -> str:
     results: list[dict[str, Any]] = []
     for v in report.verdicts:
         site = report.site(v.claim.id)
-        results.append({
-            "claim": v.claim.id,
-            "statement": v.claim.statement,
-            "device": v.device,
-            "expected": v.expected.value,
-            "outcome": v.outcome.value,
-            "status": v.status.value,
-            "recorded_outcome": (v.evidence.outcome.value
-                                 if v.evidence is not None and v.outcome.value == "not-run"
-                                 else None),
-            "stale": v.stale,
-            "reason": v.reason,
-            "page": str(site.path) if site else None,
-            "line": site.line if site else None,
-            "evidence": v.evidence.to_dict() | {"origin": v.evidence.origin}
-            if v.evidence is not None else None,
-        })
+        results.append(
+            {
+                "claim": v.claim.id,
+                "statement": v.claim.statement,
+                "device": v.device,
+                "expected": v.expected.value,
+                "outcome": v.outcome.value,
+                "status": v.status.value,
+                "recorded_outcome": (
+                    v.evidence.outcome.value
+                    if v.evidence is not None and v.outcome.value == "not-run"
+                    else None
+                ),
+                "stale": v.stale,
+                "reason": v.reason,
+                "page": str(site.path) if site else None,
+                "line": site.line if site else None,
+                "evidence": v.evidence.to_dict() | {"origin": v.evidence.origin}
+                if v.evidence is not None
+                else None,
+            }
+        )
     document = {
         "schema": SCHEMA,
         "torch_version": report.torch_version,

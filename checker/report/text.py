@@ -5,8 +5,12 @@ from __future__ import annotations
 from checker.report import Report, evidence_summary
 from checker.verdict import Status
 
-_MARK = {Status.CONFIRMED: "ok", Status.CONTRADICTED: "CONTRADICTED", Status.ERROR: "ERROR",
-         Status.NOT_RUN: "-"}
+_MARK = {
+    Status.CONFIRMED: "ok",
+    Status.CONTRADICTED: "CONTRADICTED",
+    Status.ERROR: "ERROR",
+    Status.NOT_RUN: "-",
+}
 
 
 def render(report: Report) -> str:
@@ -17,11 +21,14 @@ def render(report: Report) -> str:
         if v.evidence is not None and v.status is Status.NOT_RUN:
             measured = f"{v.evidence.outcome.value} (recorded {v.evidence.measured_at[:10]}"
             measured += ", STALE)" if v.stale else ")"
-        rows.append((v.claim.id, v.device, v.expected.value, measured, _MARK[v.status],
-                     evidence_summary(v)))
+        rows.append(
+            (v.claim.id, v.device, v.expected.value, measured, _MARK[v.status], evidence_summary(v))
+        )
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(5)]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row[:5], widths, strict=True))
-             + "  " + row[5] for row in [header, *rows]]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row[:5], widths, strict=True)) + "  " + row[5]
+        for row in [header, *rows]
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths) + "  " + "-" * 8)
     for v in report.verdicts:
         if v.status in (Status.CONTRADICTED, Status.ERROR):
@@ -32,13 +39,18 @@ def render(report: Report) -> str:
                 lines += [f"  shown at:  {site.path}:{site.line}"]
             if v.evidence is not None:
                 lines += [f"  rule:      {v.evidence.observation.rule}"]
-                lines += [f"  measured:  {m.key} = {m.value!r} {m.unit}"
-                          for m in v.evidence.observation.measurements]
+                lines += [
+                    f"  measured:  {m.key} = {m.value!r} {m.unit}"
+                    for m in v.evidence.observation.measurements
+                ]
             if v.reason:
                 lines += ["  reason:    " + v.reason.replace("\n", "\n             ")]
     counts = report.summary()
-    lines += ["", f"torch {report.torch_version}: " + ", ".join(
-        f"{n} {status}" for status, n in counts.items())]
+    lines += [
+        "",
+        f"torch {report.torch_version}: "
+        + ", ".join(f"{n} {status}" for status, n in counts.items()),
+    ]
     for device, reason in report.absent.items():
         lines.append(f"{device} not run: {reason}")
     return "\n".join(lines) + "\n"

@@ -8,9 +8,11 @@ language's build with a clear message.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import polib
+from babel.messages.pofile import PoFileError, read_po
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
@@ -29,18 +31,21 @@ def check_catalogs(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
     lang = app.config.language or "en"
     if lang == "en" or app.builder.name == "gettext":
         return
-    locale_dirs = [Path(app.srcdir, d) for d in app.config.locale_dirs]
+    locale_dirs = [Path(app.srcdir, d).resolve() for d in app.config.locale_dirs]
     for docname in sorted(env.found_docs):
         paths = [catalog_path(d, lang, docname) for d in locale_dirs]
         existing = [p for p in paths if p.is_file()]
         if not existing:
-            warn(CheckerWarnings.CATALOG,
-                 f"no {lang} catalog for page {docname!r}: expected {paths[0]}; run "
-                 f"'nox -s i18n' and translate it", (docname, 1))
+            warn(
+                CheckerWarnings.CATALOG,
+                f"no {lang} catalog for page {docname!r}: expected {paths[0]}; run "
+                f"'nox -s i18n' and translate it",
+                (docname, 1),
+            )
             continue
         problem = catalog_problem(existing[0])
         if problem:
-            warn(CheckerWarnings.CATALOG, problem, str(existing[0]))
+            warn(CheckerWarnings.CATALOG, problem)
 
 
 def catalog_problem(path: Path) -> str | None:
@@ -57,7 +62,11 @@ def catalog_problem(path: Path) -> str | None:
         line = raw[: exc.start].count(b"\n") + 1
         return f"{path}:{line}: not valid UTF-8 ({exc.reason})"
     try:
-        polib.pofile(str(path), encoding="utf-8")
+        read_po(io.BytesIO(raw), abort_invalid=True)
+    except PoFileError as exc:
+        return f"{path}:{exc.lineno}: malformed catalog: {exc}"
+    try:
+        polib.pofile(raw.decode("utf-8"), encoding="utf-8")
     except (OSError, ValueError) as exc:
         return f"{path}: malformed catalog: {exc}"
     return None

@@ -36,15 +36,17 @@ from sphinx.util.docutils import SphinxDirective
 
 from checker.sphinx import formatting
 from checker.sphinx.measured import parse_reference
-from checker.sphinx.results import results_for
+from checker.sphinx.results import mark_dynamic, results_for, shows_results
 from checker.sphinx.tables import table
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 
 #: Fonts the SVG asks the browser for, so CJK labels render wherever the reader has them.
-FONT_STACK = ("system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK JP', "
-              "'Noto Sans CJK KR', 'Hiragino Sans', 'Yu Gothic', 'Malgun Gothic', "
-              "'Apple SD Gothic Neo', sans-serif")
+FONT_STACK = (
+    "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK JP', "
+    "'Noto Sans CJK KR', 'Hiragino Sans', 'Yu Gothic', 'Malgun Gothic', "
+    "'Apple SD Gothic Neo', sans-serif"
+)
 _MIB = 1024 * 1024
 
 
@@ -75,19 +77,30 @@ class MeasuredChartDirective(SphinxDirective):
         paragraphs = [n for n in node.children if isinstance(n, nodes.paragraph)]
         lists = [n for n in node.children if isinstance(n, nodes.bullet_list)]
         if not refs or len(paragraphs) != 1 or len(lists) != 1:
-            warn(CheckerWarnings.DIRECTIVE, "measured-chart needs :values:, one caption "
-                 "paragraph and one bullet list of labels", node)
+            warn(
+                CheckerWarnings.DIRECTIVE,
+                "measured-chart needs :values:, one caption "
+                "paragraph and one bullet list of labels",
+                node,
+            )
             return []
         if len(lists[0].children) != len(refs):
-            warn(CheckerWarnings.DIRECTIVE, f"measured-chart has {len(refs)} values but "
-                 f"{len(lists[0].children)} labels", node)
+            warn(
+                CheckerWarnings.DIRECTIVE,
+                f"measured-chart has {len(refs)} values but {len(lists[0].children)} labels",
+                node,
+            )
             return []
-        results = results_for(self.env.app)
+        mark_dynamic(self.env)
+        results = results_for(self.env)
         for ref in refs:
             key, _ = parse_reference(ref)
             if results.loaded and results.registry.by_measurement(key) is None:
-                warn(CheckerWarnings.UNKNOWN_MEASUREMENT,
-                     f"no probe measures a value named {key!r}", node)
+                warn(
+                    CheckerWarnings.UNKNOWN_MEASUREMENT,
+                    f"no probe measures a value named {key!r}",
+                    node,
+                )
         return [node]
 
 
@@ -97,10 +110,10 @@ class MeasuredChartTransform(SphinxPostTransform):
     default_priority = 220
 
     def is_supported(self) -> bool:
-        return self.app.builder.name not in ("gettext", "dummy")
+        return shows_results(self.env)
 
     def run(self, **kwargs: Any) -> None:
-        results = results_for(self.app)
+        results = results_for(self.env)
         lang = self.config.language or "en"
         for node in list(self.document.findall(measured_chart_node)):
             caption = next(n for n in node.children if isinstance(n, nodes.paragraph))
@@ -112,8 +125,11 @@ class MeasuredChartTransform(SphinxPostTransform):
                 key, device = parse_reference(ref)
                 found = results.value(key, device or node["device"] or None)
                 if found is None or isinstance(found[0], bool | str):
-                    warn(CheckerWarnings.UNKNOWN_MEASUREMENT,
-                         f"chart value {ref!r} has no numeric measurement in this build", node)
+                    warn(
+                        CheckerWarnings.UNKNOWN_MEASUREMENT,
+                        f"chart value {ref!r} has no numeric measurement in this build",
+                        node,
+                    )
                     continue
                 raw, evidence = found
                 unit = next(m.unit for m in evidence.observation.measurements if m.key == key)
@@ -134,7 +150,7 @@ class MeasuredChartHtmlTransform(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         for node in self.document.findall(measured_chart_node):
-            bars = node.get("bars", [])
+            bars: list[tuple[str, float]] = node.get("bars", [])
             if bars:
                 node.insert(1, nodes.raw("", bar_chart_svg(bars), format="html"))
 
@@ -171,13 +187,13 @@ def bar_chart_svg(bars: list[tuple[str, float]]) -> str:
         out = io.StringIO()
         fig.savefig(out, format="svg", metadata={"Date": None})
     svg = out.getvalue()
-    svg = svg[svg.index("<svg"):]
+    svg = svg[svg.index("<svg") :]
     svg = re.sub(r"font-family:[^;\"]*", f"font-family: {FONT_STACK}", svg)
     svg = re.sub(r'font-family="[^"]*"', f'font-family="{FONT_STACK}"', svg)
     return f'<div class="checker-chart-svg">{svg}</div>'
 
 
-class _quiet_matplotlib:  # noqa: N801
+class _quiet_matplotlib:
     """Silence matplotlib's font-fallback chatter while drawing."""
 
     def __enter__(self) -> None:

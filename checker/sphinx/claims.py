@@ -32,11 +32,11 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
-from sphinx.util.docutils import SphinxDirective
+from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from checker.claim import Expect
 from checker.sphinx import formatting
-from checker.sphinx.results import results_for
+from checker.sphinx.results import dynamic_pages, results_for
 from checker.sphinx.tables import table
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
@@ -45,8 +45,11 @@ from checker.verdict import Status, Verdict
 
 def setup_claims(app: Sphinx) -> None:
     app.add_node(claim_node)
+    app.add_node(verdict_node)
     app.add_directive("claim", ClaimDirective)
+    app.add_role("verdict", VerdictRole())
     app.add_post_transform(ClaimHtmlTransform)
+    app.connect("env-get-outdated", outdate_pages_with_verdicts)
     app.connect("doctree-read", collect_claim_sites)
     app.connect("env-purge-doc", purge_claim_sites)
     app.connect("env-merge-info", merge_claim_sites)
@@ -57,9 +60,16 @@ class claim_node(nodes.container):
     """A claim's statement; ``claim_id`` and ``expect`` are attributes."""
 
 
-def anchor(claim_id: str) -> str:
-    """The HTML id of a claim on its page: ``claim-saved-tensors-disable-hooks``."""
-    return "claim-" + re.sub(r"[^a-z0-9]+", "-", claim_id.lower()).strip("-")
+class verdict_node(nodes.inline):
+    """A claim's verdicts, inline (a table cell of a review page); ``claim_id`` attribute."""
+
+
+def anchor(claim_id: str, prefix: str = "claim") -> str:
+    """The HTML id of a claim on its page: ``claim-saved-tensors-disable-hooks``.
+
+    ``verdict`` role references use the prefix ``verdict``.
+    """
+    return f"{prefix}-" + re.sub(r"[^a-z0-9]+", "-", claim_id.lower()).strip("-")
 
 
 # -- directive ------------------------------------------------------------------------------
@@ -77,8 +87,11 @@ class ClaimDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         claim_id = self.options.get("id", "").strip()
         expect = self.options.get("expect")
-        node = claim_node(claim_id=claim_id, expect=expect or "",
-                          classes=["checker-claim", f"checker-expect-{expect or 'unknown'}"])
+        node = claim_node(
+            claim_id=claim_id,
+            expect=expect or "",
+            classes=["checker-claim", f"checker-expect-{expect or 'unknown'}"],
+        )
         self.set_source_info(node)
         if not claim_id or not expect:
             warn(CheckerWarnings.DIRECTIVE, "a claim needs both :id: and :expect:", node)
@@ -88,68 +101,148 @@ class ClaimDirective(SphinxDirective):
             return []
         node["ids"].append(anchor(claim_id))
         node.extend(self.parse_content_to_nodes())
-        results = results_for(self.env.app)
+        results = results_for(self.env)
         claim = results.registry.get(claim_id)
         if claim is None:
             if results.loaded:
                 warn(CheckerWarnings.UNKNOWN_CLAIM, f"unknown claim id {claim_id!r}", node)
         elif claim.expect.value != expect:
-            warn(CheckerWarnings.EXPECT_MISMATCH,
-                 f"claim {claim_id} expects {expect!r} here, but is defined with "
-                 f"expect={claim.expect.value!r}", node)
+            warn(
+                CheckerWarnings.EXPECT_MISMATCH,
+                f"claim {claim_id} expects {expect!r} here, but is defined with "
+                f"expect={claim.expect.value!r}",
+                node,
+            )
         return [node]
+
+
+class VerdictRole(SphinxRole):
+    """``{verdict}`claim-id``` shows a claim's verdict badges inline, for review tables."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        claim_id = self.text.strip()
+        node = verdict_node(
+            claim_id=claim_id, classes=["checker-verdict"], ids=[anchor(claim_id, "verdict")]
+        )
+        node += nodes.literal(text=claim_id)
+        self.set_source_info(node)
+        results = results_for(self.env)
+        if results.loaded and results.registry.get(claim_id) is None:
+            warn(CheckerWarnings.UNKNOWN_CLAIM, f"unknown claim id {claim_id!r}", node)
+        return [node], []
 
 
 # -- where claims are shown (collected after translation, so statements are translated) -----
 
 
-def _sites(env: BuildEnvironment) -> dict[str, list[tuple[str, int, str]]]:
-    if not hasattr(env, "checker_claim_sites"):
-        env.checker_claim_sites = {}  # type: ignore[attr-defined]
-    return env.checker_claim_sites  # type: ignore[attr-defined,no-any-return]
+#: Where a claim appears: ``(docname, line, translated statement)``; the statement is empty
+#: for ``verdict`` references.
+Site = tuple[str, int, str]
+
+
+def _store(env: BuildEnvironment, name: str) -> dict[str, list[Site]]:
+    if not hasattr(env, name):
+        setattr(env, name, {})
+    store: dict[str, list[Site]] = getattr(env, name)
+    return store
 
 
 def collect_claim_sites(app: Sphinx, doctree: nodes.document) -> None:
-    sites = _sites(app.env)
+    shown, referenced = _store(app.env, "checker_claim_sites"), _store(app.env, "checker_refs")
     for node in doctree.findall(claim_node):
         statement = " ".join(p.astext() for p in node.findall(nodes.paragraph))
-        sites.setdefault(node["claim_id"], []).append(
-            (app.env.docname, node.line or 0, statement))
+        shown.setdefault(node["claim_id"], []).append((app.env.docname, node.line or 0, statement))
+    for ref in doctree.findall(verdict_node):
+        referenced.setdefault(ref["claim_id"], []).append((app.env.docname, ref.line or 0, ""))
 
 
 def purge_claim_sites(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    for claim_id, places in list(_sites(env).items()):
-        kept = [p for p in places if p[0] != docname]
-        if kept:
-            _sites(env)[claim_id] = kept
-        else:
-            del _sites(env)[claim_id]
+    for name in ("checker_claim_sites", "checker_refs"):
+        store = _store(env, name)
+        for claim_id, places in list(store.items()):
+            kept = [p for p in places if p[0] != docname]
+            if kept:
+                store[claim_id] = kept
+            else:
+                del store[claim_id]
 
 
-def merge_claim_sites(app: Sphinx, env: BuildEnvironment, docnames: set[str],
-                      other: BuildEnvironment) -> None:
-    for claim_id, places in _sites(other).items():
-        _sites(env).setdefault(claim_id, []).extend(p for p in places if p[0] in docnames)
+def merge_claim_sites(
+    app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
+) -> None:
+    for name in ("checker_claim_sites", "checker_refs"):
+        for claim_id, places in _store(other, name).items():
+            _store(env, name).setdefault(claim_id, []).extend(p for p in places if p[0] in docnames)
+
+
+def outdate_pages_with_verdicts(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Re-read every page showing verdicts: measurements may change without the page."""
+    pages = {
+        d
+        for name in ("checker_claim_sites", "checker_refs")
+        for places in _store(env, name).values()
+        for d, _, _ in places
+    }
+    return sorted((pages | dynamic_pages(env)) - removed)
 
 
 def check_claim_sites(app: Sphinx, env: BuildEnvironment) -> None:
-    results = results_for(app)
+    """Duplicates, unshown claims, and, once per claim, contradictions and probe errors."""
+    results = results_for(env)
     if not results.loaded:
         return
-    for claim_id, places in sorted(_sites(env).items()):
+    shown, referenced = _store(env, "checker_claim_sites"), _store(env, "checker_refs")
+    for claim_id, places in sorted(shown.items()):
         if len(places) > 1:
             where = ", ".join(f"{env.doc2path(d)}:{line}" for d, line, _ in places)
-            warn(CheckerWarnings.DUPLICATE_CLAIM,
-                 f"claim {claim_id} is shown {len(places)} times ({where}); show it once "
-                 "and link to it", (places[1][0], places[1][1]))
+            warn(
+                CheckerWarnings.DUPLICATE_CLAIM,
+                f"claim {claim_id} is shown {len(places)} times ({where}); show it once "
+                "and reference it elsewhere with the verdict role",
+                (places[1][0], places[1][1]),
+            )
     for claim in results.registry:
-        if claim.id not in _sites(env):
+        places = shown.get(claim.id) or referenced.get(claim.id) or []
+        if not places:
             warn(CheckerWarnings.UNSHOWN_CLAIM, f"claim {claim.id} is shown on no page")
+            continue
+        location = (places[0][0], places[0][1])
+        verdicts = [v for d in results.devices if (v := results.verdict(claim.id, d))]
+        _report(verdicts, location)
 
 
-def claim_sites(env: BuildEnvironment) -> dict[str, list[tuple[str, int, str]]]:
-    """Where each claim is shown: ``{id: [(docname, line, translated statement)]}``."""
-    return _sites(env)
+def _report(verdicts: list[Verdict], location: tuple[str, int]) -> None:
+    for v in verdicts:
+        if v.status is Status.CONTRADICTED or v.recorded_contradiction:
+            assert v.evidence is not None
+            measured = ", ".join(
+                f"{m.key}={m.value!r}" for m in v.evidence.observation.measurements
+            )
+            warn(
+                CheckerWarnings.CONTRADICTED,
+                f"claim {v.claim.id} is contradicted on {v.device}: the page says it "
+                f"{v.claim.expect.value}, the probe found it {v.evidence.outcome.value} "
+                f"({v.evidence.observation.rule}; {measured})",
+                location,
+            )
+        elif v.status is Status.ERROR:
+            warn(
+                CheckerWarnings.PROBE_ERROR,
+                f"probe of claim {v.claim.id} broke on {v.device}: {v.reason}",
+                location,
+            )
+
+
+def claim_sites(env: BuildEnvironment) -> dict[str, list[Site]]:
+    """Where each claim is shown by a ``claim`` directive."""
+    return _store(env, "checker_claim_sites")
+
+
+def claim_references(env: BuildEnvironment) -> dict[str, list[Site]]:
+    """Where each claim's verdict is referenced with the ``verdict`` role."""
+    return _store(env, "checker_refs")
 
 
 # -- HTML post-transform -------------------------------------------------------------------
@@ -162,44 +255,48 @@ class ClaimHtmlTransform(SphinxPostTransform):
     formats = ("html",)
 
     def run(self, **kwargs: Any) -> None:
-        results = results_for(self.app)
+        results = results_for(self.env)
         lang = self.config.language or "en"
         for node in list(self.document.findall(claim_node)):
             claim = results.registry.get(node["claim_id"])
             if claim is None:
                 continue
-            verdicts = [v for d in results.devices
-                        if (v := results.verdict(claim.id, d)) is not None]
-            self._report(node, verdicts)
+            verdicts = [
+                v
+                for d in results.devices
+                if d in claim.devices and (v := results.verdict(claim.id, d)) is not None
+            ]
             label = "myth" if claim.expect is Expect.FAILS else "claim"
             node.insert(0, nodes.inline(text=text(lang, label), classes=["checker-claim-label"]))
             badges = nodes.container(classes=["checker-badges"])
             for verdict in verdicts:
-                badges += nodes.inline(text=formatting.badge(verdict, lang),
-                                       classes=formatting.badge_classes(verdict))
+                badges += nodes.inline(
+                    text=formatting.badge(verdict, lang), classes=formatting.badge_classes(verdict)
+                )
             node += badges
             evidence = _evidence_block(verdicts, lang)
             if evidence is not None:
                 summary = text(lang, "evidence")
-                node += nodes.raw("", f'<details class="checker-evidence"><summary>{summary}'
-                                      "</summary>", format="html")
+                node += nodes.raw(
+                    "",
+                    f'<details class="checker-evidence"><summary>{summary}</summary>',
+                    format="html",
+                )
                 node += evidence
                 node += nodes.raw("", "</details>", format="html")
 
-    @staticmethod
-    def _report(node: claim_node, verdicts: list[Verdict]) -> None:
-        for v in verdicts:
-            if v.status is Status.CONTRADICTED or v.recorded_contradiction:
-                assert v.evidence is not None
-                measured = ", ".join(f"{m.key}={m.value!r}"
-                                     for m in v.evidence.observation.measurements)
-                warn(CheckerWarnings.CONTRADICTED,
-                     f"claim {v.claim.id} is contradicted on {v.device}: the page says it "
-                     f"{v.claim.expect.value}, the probe found it {v.evidence.outcome.value} "
-                     f"({v.evidence.observation.rule}; {measured})", node)
-            elif v.status is Status.ERROR:
-                warn(CheckerWarnings.PROBE_ERROR,
-                     f"probe of claim {v.claim.id} broke on {v.device}: {v.reason}", node)
+        for ref in list(self.document.findall(verdict_node)):
+            claim = results.registry.get(ref["claim_id"])
+            if claim is None:
+                continue
+            ref.children = []
+            for device in claim.devices:
+                found = results.verdict(claim.id, device)
+                if found is not None:
+                    ref += nodes.inline(
+                        text=formatting.badge(found, lang),
+                        classes=formatting.badge_classes(found),
+                    )
 
 
 def _evidence_block(verdicts: list[Verdict], lang: str) -> nodes.container | None:
@@ -213,17 +310,25 @@ def _evidence_block(verdicts: list[Verdict], lang: str) -> nodes.container | Non
         heading = nodes.paragraph(classes=["checker-evidence-device"])
         heading += nodes.strong(text=formatting.measured_on(evidence, lang))
         heading += nodes.Text(" · ")
-        heading += nodes.Text(text(lang, "duration",
-                                   n=formatting.number(evidence.duration_s * 1000, lang, 1)))
+        heading += nodes.Text(
+            text(lang, "duration", n=formatting.number(evidence.duration_s * 1000, lang, 1))
+        )
         block += heading
         rows = []
         for m in evidence.observation.measurements:
             shown, is_code = formatting.value(m.value, m.unit, lang)
-            rows.append([nodes.literal(text=m.key),
-                         nodes.literal(text=shown) if is_code else nodes.Text(shown)])
+            rows.append(
+                [
+                    nodes.literal(text=m.key),
+                    nodes.literal(text=shown) if is_code else nodes.Text(shown),
+                ]
+            )
         if rows:
-            block += table([text(lang, "measurement"), text(lang, "value")], rows,
-                           classes=["checker-evidence-table"])
+            block += table(
+                [text(lang, "measurement"), text(lang, "value")],
+                rows,
+                classes=["checker-evidence-table"],
+            )
         rule = nodes.paragraph()
         rule += nodes.emphasis(text=f"{text(lang, 'rule')}: ")
         rule += nodes.Text(evidence.observation.rule)

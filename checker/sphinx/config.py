@@ -37,36 +37,45 @@ class CheckerConfig:
 
     languages: list[str] = field(
         default_factory=lambda: list(LANGS),
-        metadata={"help": "languages the docs are published in, source language first",
-                  "validator": _languages},
+        metadata={
+            "help": "languages the docs are published in, source language first",
+            "validator": _languages,
+        },
     )
     devices: list[str] = field(
         default_factory=lambda: list(DEVICES),
-        metadata={"help": "devices whose verdicts pages show; absent ones use recorded evidence",
-                  "validator": _devices},
+        metadata={
+            "help": "devices whose verdicts pages show; absent ones use recorded evidence",
+            "validator": _devices,
+        },
     )
     claim_modules: list[str] = field(
         default_factory=list,
-        metadata={"help": "extra claim modules to load besides checker.claims (test fixtures)",
-                  "validator": _modules},
+        metadata={
+            "help": "extra claim modules to load besides checker.claims (test fixtures)",
+            "validator": _modules,
+        },
     )
     claim_package: str = field(
         default="checker.claims",
-        metadata={"help": "package whose modules define the project's claims ('' for none)",
-                  "validator": _text},
+        metadata={
+            "help": "package whose modules define the project's claims ('' for none)",
+            "validator": _text,
+        },
     )
     evidence_dir: str = field(
         default="docs/_evidence",
-        metadata={"help": "recorded evidence, relative to the configuration directory",
-                  "validator": _text},
+        metadata={
+            "help": "recorded evidence, relative to the configuration directory",
+            "validator": _text,
+        },
     )
 
 
 def setup_config(app: Sphinx) -> None:
     for f in fields(CheckerConfig):
         default = f.default_factory() if f.default_factory is not MISSING else f.default
-        app.add_config_value(f"checker_{f.name}", default, "env",
-                             description=f.metadata["help"])
+        app.add_config_value(f"checker_{f.name}", default, "env", description=f.metadata["help"])
 
 
 def get_config(app: Sphinx) -> CheckerConfig:

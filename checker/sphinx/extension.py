@@ -14,6 +14,7 @@ from checker.sphinx.config import setup_config
 from checker.sphinx.languages import setup_languages
 from checker.sphinx.measured import setup_measured
 from checker.sphinx.results import setup_results
+from checker.sphinx.translatable import setup_translatable
 
 VERSION = "0.1.0"
 
@@ -27,4 +28,5 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     setup_charts(app)
     setup_languages(app)
     setup_catalogs(app)
+    setup_translatable(app)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

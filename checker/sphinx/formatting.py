@@ -15,12 +15,13 @@ def number(value: float, lang: str, digits: int | None = None) -> str:
     """``value`` with the language's grouping and decimal signs."""
     locale = _BABEL_LOCALES.get(lang, "en_US")
     if digits is not None:
-        return str(format_decimal(round(value, digits), format=f"#,##0.{'0' * digits}",
-                                  locale=locale))
+        return str(
+            format_decimal(round(value, digits), format=f"#,##0.{'0' * digits}", locale=locale)
+        )
     return str(format_decimal(value, locale=locale))
 
 
-def value(raw: Value, unit: str, lang: str) -> tuple[str, bool]:
+def value(raw: Value, unit: str, lang: str) -> tuple[str, bool]:  # noqa: PLR0911
     """The display text of a measured value, and whether it is code (shown as a literal)."""
     if isinstance(raw, bool):
         return str(raw), True

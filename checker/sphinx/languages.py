@@ -29,8 +29,9 @@ def language_url(base_url: str, lang: str, pagename: str, suffix: str = ".html")
     return "../" * (depth + 1) + f"{lang}/{page}"
 
 
-def add_language_links(app: Sphinx, pagename: str, templatename: str,
-                       context: dict[str, Any], doctree: Any) -> None:
+def add_language_links(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
     current = app.config.language or "en"
     base = app.config.html_baseurl or ""
     suffix = app.builder.out_suffix if hasattr(app.builder, "out_suffix") else ".html"
@@ -46,6 +47,8 @@ def add_language_links(app: Sphinx, pagename: str, templatename: str,
     context["checker_languages"] = links
     context["checker_languages_label"] = text(current, "languages")
     if base:
-        tags = "".join(f'<link rel="alternate" hreflang="{link["code"]}" href="{link["url"]}">\n'
-                       for link in links)
+        tags = "".join(
+            f'<link rel="alternate" hreflang="{link["code"]}" href="{link["url"]}">\n'
+            for link in links
+        )
         context["metatags"] = context.get("metatags", "") + tags

@@ -20,7 +20,7 @@ from sphinx.util.docutils import SphinxRole
 from checker.evidence import Evidence
 from checker.sphinx import formatting
 from checker.sphinx.claims import claim_node
-from checker.sphinx.results import results_for
+from checker.sphinx.results import mark_dynamic, results_for, shows_results
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 from checker.typing import DEVICES
@@ -47,13 +47,20 @@ class MeasuredRole(SphinxRole):
         key, device = parse_reference(self.text)
         node = measured_node(self.rawtext, self.text, key=key, device=device or "")
         self.set_source_info(node)
-        results = results_for(self.env.app)
+        mark_dynamic(self.env)
+        results = results_for(self.env)
         if device is not None and device not in DEVICES:
-            warn(CheckerWarnings.UNKNOWN_MEASUREMENT,
-                 f"measured value {self.text!r} names unknown device {device!r}", node)
+            warn(
+                CheckerWarnings.UNKNOWN_MEASUREMENT,
+                f"measured value {self.text!r} names unknown device {device!r}",
+                node,
+            )
         elif results.loaded and results.registry.by_measurement(key) is None:
-            warn(CheckerWarnings.UNKNOWN_MEASUREMENT,
-                 f"no probe measures a value named {key!r}", node)
+            warn(
+                CheckerWarnings.UNKNOWN_MEASUREMENT,
+                f"no probe measures a value named {key!r}",
+                node,
+            )
         return [node], []
 
 
@@ -63,10 +70,10 @@ class MeasuredValueTransform(SphinxPostTransform):
     default_priority = 210
 
     def is_supported(self) -> bool:
-        return self.app.builder.name not in ("gettext", "dummy")
+        return shows_results(self.env)
 
     def run(self, **kwargs: Any) -> None:
-        results = results_for(self.app)
+        results = results_for(self.env)
         lang = self.config.language or "en"
         used: dict[tuple[str, str], Evidence] = {}
         for node in list(self.document.findall(measured_node)):
@@ -74,10 +81,13 @@ class MeasuredValueTransform(SphinxPostTransform):
             if found is None:
                 if results.loaded and results.registry.by_measurement(node["key"]):
                     device = node["device"] or "any device"
-                    warn(CheckerWarnings.UNKNOWN_MEASUREMENT,
-                         f"value {node['key']!r} has no evidence on {device}: run the probes "
-                         f"there ('python -m checker record --device {node['device'] or 'cuda'}'"
-                         " on a machine that has it) and commit the evidence file", node)
+                    warn(
+                        CheckerWarnings.UNKNOWN_MEASUREMENT,
+                        f"value {node['key']!r} has no evidence on {device}: run the probes "
+                        f"there ('python -m checker record --device {node['device'] or 'cuda'}'"
+                        " on a machine that has it) and commit the evidence file",
+                        node,
+                    )
                 node.replace_self(nodes.problematic(text=node.astext()))
                 continue
             raw, evidence = found
@@ -85,8 +95,7 @@ class MeasuredValueTransform(SphinxPostTransform):
             shown, is_code = formatting.value(raw, key.unit, lang)
             explanation = formatting.measured_on(evidence, lang)
             inner: nodes.Node = nodes.literal(text=shown) if is_code else nodes.Text(shown)
-            abbr = nodes.abbreviation("", "", explanation=explanation,
-                                      classes=["checker-measured"])
+            abbr = nodes.abbreviation("", "", explanation=explanation, classes=["checker-measured"])
             abbr += inner
             node.replace_self(abbr)
             used[(evidence.device, evidence.origin)] = evidence
@@ -100,17 +109,31 @@ class MeasuredValueTransform(SphinxPostTransform):
             self.document += _context_note(used, lang)
 
 
-def _context_note(used: dict[tuple[str, str], Evidence],
-                  lang: str) -> nodes.paragraph:
+def _context_note(used: dict[tuple[str, str], Evidence], lang: str) -> nodes.paragraph:
     parts = []
-    for (device, origin), ev in sorted(used.items(), key=lambda i: DEVICES.index(i[0][0])):
+    for (_device, origin), ev in sorted(used.items(), key=lambda i: DEVICES.index(i[0][0])):
         name = formatting.device_name(ev)
         if origin == "recorded":
-            parts.append(text(lang, "context-recorded", device=name, torch=ev.torch_version,
-                              date=ev.measured_at[:10]))
+            parts.append(
+                text(
+                    lang,
+                    "context-recorded",
+                    device=name,
+                    torch=ev.torch_version,
+                    date=ev.measured_at[:10],
+                )
+            )
         else:
-            parts.append(text(lang, "context-live", device=name, torch=ev.torch_version,
-                              date=ev.measured_at[:10]))
+            parts.append(
+                text(
+                    lang,
+                    "context-live",
+                    device=name,
+                    torch=ev.torch_version,
+                    date=ev.measured_at[:10],
+                )
+            )
     sep = "、" if lang == "ja" else ", "
-    return nodes.paragraph(text=text(lang, "context", parts=sep.join(parts)),
-                           classes=["checker-context"])
+    return nodes.paragraph(
+        text=text(lang, "context", parts=sep.join(parts)), classes=["checker-context"]
+    )

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 
 from checker import record, registry
 from checker.cache import Cache
@@ -33,11 +34,14 @@ class Results:
 
     registry: Registry
     verdicts: dict[tuple[str, str], Verdict] = field(default_factory=dict)
+    #: The builder of this build; post-transforms skip text-only builders such as gettext.
+    builder: str = ""
     devices: tuple[str, ...] = ()
     #: False when the claim modules could not be loaded; pages then skip claim checks.
     loaded: bool = True
     built_at: str = field(
-        default_factory=lambda: datetime.datetime.now(datetime.UTC).date().isoformat())
+        default_factory=lambda: datetime.datetime.now(datetime.UTC).date().isoformat()
+    )
 
     def verdict(self, claim_id: str, device: str) -> Verdict | None:
         return self.verdicts.get((claim_id, device))
@@ -59,22 +63,61 @@ _RESULTS: dict[int, Results] = {}
 
 def setup_results(app: Sphinx) -> None:
     app.connect("builder-inited", compute_results)
+    app.connect("build-finished", forget_results)
+    app.connect("env-purge-doc", _purge_dynamic)
+    app.connect("env-merge-info", _merge_dynamic)
 
 
-def results_for(app: Sphinx) -> Results:
-    """The results of this build (empty for text-only builders such as gettext)."""
-    found = _RESULTS.get(id(app))
+def mark_dynamic(env: BuildEnvironment) -> None:
+    """Note that the page being read shows measured results, so it is rebuilt every time."""
+    _dynamic(env).add(env.docname)
+
+
+def dynamic_pages(env: BuildEnvironment) -> set[str]:
+    """Pages showing measured values, charts or the claims index."""
+    return _dynamic(env)
+
+
+def _dynamic(env: BuildEnvironment) -> set[str]:
+    if not hasattr(env, "checker_value_pages"):
+        env.checker_value_pages = set()  # type: ignore[attr-defined]
+    pages: set[str] = env.checker_value_pages  # type: ignore[attr-defined]
+    return pages
+
+
+def _purge_dynamic(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    _dynamic(env).discard(docname)
+
+
+def _merge_dynamic(
+    app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
+) -> None:
+    _dynamic(env).update(_dynamic(other) & docnames)
+
+
+def results_for(env: BuildEnvironment) -> Results:
+    """The results of the build using ``env`` (no verdicts for text-only builders)."""
+    found = _RESULTS.get(id(env))
     if found is None:
-        found = _RESULTS[id(app)] = Results(registry=_load_registry(app) or Registry(()))
+        raise RuntimeError("checker.sphinx results requested before builder-inited")
     return found
+
+
+def shows_results(env: BuildEnvironment) -> bool:
+    """Whether this build renders verdicts and values (not gettext and other text-only)."""
+    return results_for(env).builder not in _TEXT_ONLY_BUILDERS
 
 
 def compute_results(app: Sphinx) -> None:
     config = get_config(app)
     loaded = _load_registry(app)
-    results = Results(registry=loaded or Registry(()), loaded=loaded is not None,
-                      devices=tuple(config.devices))
-    _RESULTS[id(app)] = results
+    results = Results(
+        registry=loaded or Registry(()),
+        loaded=loaded is not None,
+        devices=tuple(config.devices),
+        builder=app.builder.name,
+    )
+    _RESULTS[id(app.env)] = results
     if loaded is None or app.builder.name in _TEXT_ONLY_BUILDERS:
         return
     root = Path(app.confdir)
@@ -82,6 +125,10 @@ def compute_results(app: Sphinx) -> None:
     devices: list[Device] = [d for d in ("cpu", "cuda") if d in config.devices]
     for verdict in runner.run(loaded.claims, devices):
         results.verdicts[(verdict.claim.id, verdict.device)] = verdict
+
+
+def forget_results(app: Sphinx, exception: BaseException | None) -> None:
+    _RESULTS.pop(id(app.env), None)
 
 
 def _load_registry(app: Sphinx) -> Registry | None:
@@ -101,7 +148,7 @@ def _recorded(root: Path, config: object) -> dict[str, record.Record]:
         try:
             loaded = record.load(path)
         except record.RecordError as exc:
-            warn(CheckerWarnings.EVIDENCE_FILE, str(exc), location=str(path))
+            warn(CheckerWarnings.EVIDENCE_FILE, str(exc))
             continue
         if loaded is not None:
             found[device] = loaded

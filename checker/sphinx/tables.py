@@ -9,8 +9,9 @@ from docutils import nodes
 Cell = str | nodes.Node | Sequence[nodes.Node]
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[Cell]],
-          classes: Sequence[str] = ()) -> nodes.table:
+def table(
+    headers: Sequence[str], rows: Sequence[Sequence[Cell]], classes: Sequence[str] = ()
+) -> nodes.table:
     """A table with one header row; cells are text or ready-made inline nodes."""
     tbl = nodes.table(classes=list(classes))
     group = nodes.tgroup(cols=len(headers))

@@ -39,5 +39,4 @@ class CheckerWarnings(enum.Enum):
 
 def warn(kind: CheckerWarnings, message: str, location: Any = None) -> None:
     """Emit a warning of ``kind`` at ``location`` (a node, ``(docname, line)`` or a path)."""
-    LOGGER.warning(message, type="checker", subtype=kind.value,
-                   location=location)
+    LOGGER.warning(message, type="checker", subtype=kind.value, location=location)

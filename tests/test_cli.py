@@ -1,0 +1,137 @@
+"""``python -m checker verify`` and ``record``: exit codes, formats, evidence in the output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from checker.cli import main
+from tests.helpers import ROOT
+
+FIXTURES = ["--only-modules", "--claims-module", "tests.fixtures.claims_ok"]
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHECKER_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def verify(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(["verify", *args])
+    return code, capsys.readouterr().out
+
+
+def test_clean_run_prints_a_table_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = verify(capsys, *FIXTURES, "--device", "cpu")
+    assert code == 0
+    header, _rule, *rows = out.splitlines()[:5]
+    assert header.split() == ["claim", "device", "expected", "measured", "evidence"]
+    assert rows[0].split()[:5] == ["fixture/ones-sum", "cpu", "holds", "holds", "ok"]
+    assert "fixture-true-division-dtype='torch.float32'" in out
+    assert "3 confirmed, 0 contradicted, 0 error, 0 not-run" in out
+
+
+def test_contradicted_claim_exits_1_and_shows_its_evidence(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out = verify(
+        capsys, "--only-modules", "--claims-module", "tests.fixtures.claims_contradicted"
+    )
+    assert code == 1
+    assert "CONTRADICTED: fixture/clone-shares-storage on cpu" in out
+    assert "measured:  fixture-clone-shares = False bool" in out
+    assert "rule:      holds if clone() returns a tensor on the same storage" in out
+
+
+def test_probe_errors_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = verify(
+        capsys,
+        "--only-modules",
+        "--claims-module",
+        "tests.fixtures.claims_broken",
+        "--claim",
+        "broken/raises",
+    )
+    assert code == 1
+    assert "ERROR: broken/raises on cpu" in out
+
+
+def test_json_follows_the_documented_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = verify(capsys, *FIXTURES, "--format", "json", "--claim", "fixture/ones-*")
+    data = json.loads(out)
+    assert code == 0
+    assert data["schema"] == "checker.verify/1"
+    assert set(data) == {"schema", "torch_version", "absent_devices", "results", "summary"}
+    cpu = data["results"][0]
+    assert set(cpu) == {
+        "claim",
+        "statement",
+        "device",
+        "expected",
+        "outcome",
+        "status",
+        "recorded_outcome",
+        "stale",
+        "reason",
+        "page",
+        "line",
+        "evidence",
+    }
+    assert (cpu["claim"], cpu["device"], cpu["status"]) == ("fixture/ones-sum", "cpu", "confirmed")
+    assert cpu["evidence"]["measurements"] == [
+        {"key": "fixture-ones-sum", "value": 4, "unit": "count"}
+    ]
+
+
+def test_junit_counts_failures(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = verify(
+        capsys,
+        "--only-modules",
+        "--claims-module",
+        "tests.fixtures.claims_contradicted",
+        "--format",
+        "junit",
+    )
+    suite = ET.fromstring(out.split("?>", 1)[1])
+    assert code == 1
+    assert (suite.get("tests"), suite.get("failures")) == ("2", "1")
+    assert suite.find("testcase/failure") is not None
+
+
+def test_github_annotations_point_at_the_doc_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = verify(
+        capsys, "--claim", "basics/float32-*", "--device", "cpu", "--format", "github"
+    )
+    assert code == 0
+    assert out.splitlines()[-1].startswith("checker verify: 1 confirmed")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--claim", "no-such-claim/*"],
+        ["--claims-module", "tests.fixtures.does_not_exist"],
+        ["--device", "tpu"],
+    ],
+)
+def test_usage_errors_exit_2(args: list[str]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "checker", "verify", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip()
+
+
+def test_the_projects_own_claims_hold_on_cpu(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = verify(capsys, "--device", "cpu")
+    assert code == 0, out

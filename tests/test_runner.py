@@ -1,0 +1,115 @@
+"""The harness: isolation, errors, timeouts, memory limits, caching."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from checker import registry
+from checker.cache import Cache
+from checker.evidence import Outcome
+from checker.runner import Limits, Runner
+from checker.source_hash import probe_hash
+from checker.verdict import Status
+
+
+def run(module: str, tmp_path: Path, **kwargs: object) -> dict[str, object]:
+    reg = registry.load([module], package=None)
+    runner = Runner(reg, cache=Cache(tmp_path / "cache"), **kwargs)  # type: ignore[arg-type]
+    try:
+        verdicts = runner.run(reg.claims, ("cpu", "cuda"))
+    finally:
+        runner.close()
+    return {f"{v.claim.id}@{v.device}": v for v in verdicts}
+
+
+def test_every_way_a_probe_breaks_is_an_error_and_the_rest_still_runs(tmp_path: Path) -> None:
+    limits = Limits(memory_bytes=1024**3)
+    verdicts = run("tests.fixtures.claims_broken", tmp_path, limits=limits)
+    status = {k: v.status for k, v in verdicts.items() if k.endswith("@cpu")}  # type: ignore[attr-defined]
+    assert status == {
+        "broken/raises@cpu": Status.ERROR,
+        "broken/hangs@cpu": Status.ERROR,
+        "broken/segfaults@cpu": Status.ERROR,
+        "broken/killed@cpu": Status.ERROR,
+        "broken/eats-memory@cpu": Status.ERROR,
+        "broken/forgets-measurement@cpu": Status.ERROR,
+        "broken/fine@cpu": Status.CONFIRMED,
+    }
+    reasons = {k: v.reason for k, v in verdicts.items()}  # type: ignore[attr-defined]
+    assert reasons["broken/raises@cpu"].startswith("ValueError: the probe itself is wrong")
+    assert reasons["broken/hangs@cpu"] == "timed out after 1.5 s"
+    assert reasons["broken/segfaults@cpu"].startswith("worker process crashed (SIGSEGV)")
+    assert reasons["broken/killed@cpu"].startswith("worker process crashed (SIGKILL)")
+    assert reasons["broken/eats-memory@cpu"].startswith("MemoryError")
+    assert reasons["broken/forgets-measurement@cpu"].startswith(
+        "LookupError: probe did not measure ['fixture-missing']"
+    )
+    assert reasons["broken/fine@cuda"] == "only meaningful on CPU"
+
+
+def test_results_are_cached_and_a_rerun_starts_no_worker(tmp_path: Path) -> None:
+    reg = registry.load(["tests.fixtures.claims_ok"], package=None)
+    cache = Cache(tmp_path / "cache")
+    cold = Runner(reg, cache=cache)
+    first = cold.run(reg.claims, ("cpu",))
+    cold.close()
+    warm = Runner(reg, cache=cache)
+    second = warm.run(reg.claims, ("cpu",))
+    assert (cold.stats.ran, cold.stats.cached) == (3, 0)
+    assert (warm.stats.ran, warm.stats.cached) == (0, 3)
+    assert warm._pool is None  # nothing was started
+    assert [v.status for v in first] == [v.status for v in second] == [Status.CONFIRMED] * 3
+    assert {v.evidence.origin for v in second if v.evidence} == {"cache"}
+
+
+def test_a_myth_measured_false_is_confirmed(tmp_path: Path) -> None:
+    verdicts = run("tests.fixtures.claims_ok", tmp_path)
+    myth = verdicts["fixture/int-division-stays-int@cpu"]
+    assert myth.outcome is Outcome.FAILS  # type: ignore[attr-defined]
+    assert myth.status is Status.CONFIRMED  # type: ignore[attr-defined]
+    assert myth.evidence.observation.value("fixture-true-division-dtype") == "torch.float32"  # type: ignore[attr-defined]
+
+
+def test_absent_cuda_is_not_run_with_its_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CHECKER_HIDE_CUDA", "1")
+    verdicts = run("tests.fixtures.claims_ok", tmp_path)
+    cuda = verdicts["fixture/ones-sum@cuda"]
+    assert cuda.status is Status.NOT_RUN  # type: ignore[attr-defined]
+    assert cuda.reason == "CUDA hidden by CHECKER_HIDE_CUDA"  # type: ignore[attr-defined]
+
+
+def test_the_hash_changes_with_the_probe_and_with_a_helper_it_calls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "checker_hash_fixture"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def load(helper_body: str, probe_body: str) -> str:
+        source = textwrap.dedent(f"""
+            def helper():
+                {helper_body}
+
+            def probe(device):
+                {probe_body}
+                return helper()
+        """)
+        (package / "mod.py").write_text(source)
+        import importlib
+        import sys
+
+        sys.modules.pop("checker_hash_fixture.mod", None)
+        module = importlib.import_module("checker_hash_fixture.mod")
+        module.helper.__module__ = module.probe.__module__ = "checker.fixture_mod"
+        return probe_hash(module.probe)
+
+    base = load("return 1", "x = 1")
+    assert load("return 1", "x = 1") == base
+    assert load("return 1", "x = 2") != base
+    assert load("return 2", "x = 1") != base

@@ -1,0 +1,220 @@
+"""The Sphinx extension: badges, evidence, measured values, charts, index, and every build
+error the issue names (unknown id, duplicate, missing value, corrupt evidence, contradiction)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT
+from tests.sphinx_site import Site, copy_site
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Site:
+    monkeypatch.setenv("CHECKER_REPO_ROOT", str(ROOT))
+    monkeypatch.setenv("CHECKER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CHECKER_HIDE_CUDA", "1")
+    return copy_site(tmp_path)
+
+
+def test_clean_site_builds_without_warnings_and_shows_verdicts(site: Site) -> None:
+    build = site.build()
+    assert (build.code, build.warnings) == (0, "")
+    html = build.html()
+    assert 'id="claim-fixture-ones-sum"' in html
+    assert '<span class="checker-claim-label">Myth</span>' in html
+    assert 'checker-badge checker-confirmed checker-outcome-fails">refuted · CPU · torch ' in html
+    assert '<details class="checker-evidence"><summary>Evidence</summary>' in html
+    assert '<span class="pre">fixture-true-division-dtype</span>' in html
+    assert '<abbr class="checker-measured" title="measured on CPU, torch ' in html
+    assert "not run · CUDA" in html
+    assert "<svg" in html and "the bytes" in html
+    assert 'class="checker-verdict" id="verdict-fixture-float16-is-2-bytes"' in html
+    assert "Values on this page were measured by its probes: CPU with torch" in html
+
+
+def test_claims_index_lists_every_claim_with_its_page(site: Site) -> None:
+    html = site.build().html("claims")
+    for claim_id in (
+        "fixture/ones-sum",
+        "fixture/int-division-stays-int",
+        "fixture/float16-is-2-bytes",
+    ):
+        assert claim_id in html
+    assert 'href="index.html#claim-fixture-ones-sum"' in html
+    assert 'href="index.html#verdict-fixture-float16-is-2-bytes"' in html
+
+
+def test_language_switcher_links_the_same_page(site: Site) -> None:
+    html = site.build().html("claims")
+    assert '<a class="checker-language" href="../ja/claims.html" hreflang="ja"' in html
+    assert 'aria-current="page">English</span>' in html
+
+
+def test_contradicted_claim_fails_the_build_with_page_line_and_evidence(site: Site) -> None:
+    conf = site.root / "conf.py"
+    conf.write_text(
+        conf.read_text().replace(
+            '["tests.fixtures.claims_ok"]',
+            '["tests.fixtures.claims_ok", "tests.fixtures.claims_contradicted"]',
+        )
+    )
+    line = site.append(
+        "index.md",
+        "\n```{claim}\n:id: fixture/clone-shares-storage\n"
+        ":expect: holds\n\nA clone shares storage.\n```\n",
+    )
+    build = site.build()
+    assert build.code != 0
+    assert (
+        f"index.md:{line + 1}: WARNING: claim fixture/clone-shares-storage is "
+        "contradicted on cpu: the page says it holds, the probe found it fails" in build.warnings
+    )
+    assert "fixture-clone-shares=False" in build.warnings
+    assert "[checker.contradicted]" in build.warnings
+
+
+@pytest.mark.parametrize(
+    ("snippet", "message"),
+    [
+        (
+            "```{claim}\n:id: fixture/no-such-claim\n:expect: holds\n\nText.\n```\n",
+            "unknown claim id 'fixture/no-such-claim' [checker.unknown_claim]",
+        ),
+        (
+            "```{claim}\n:id: fixture/ones-sum\n:expect: fails\n\nText.\n```\n",
+            "claim fixture/ones-sum expects 'fails' here, but is defined with expect='holds'",
+        ),
+        (
+            "A value that no probe measures: {measured}`no-such-value`.\n",
+            "no probe measures a value named 'no-such-value' [checker.unknown_measurement]",
+        ),
+        (
+            "```{claim}\n:id: fixture/ones-sum\n\nText.\n```\n",
+            "a claim needs both :id: and :expect: [checker.directive]",
+        ),
+    ],
+)
+def test_bad_markup_is_a_build_error_with_file_and_line(
+    site: Site, snippet: str, message: str
+) -> None:
+    line = site.append("index.md", "\n" + snippet)
+    build = site.build()
+    assert build.code != 0
+    [warning] = [w for w in build.warnings.splitlines() if message in w]
+    assert warning.startswith(f"{site.page('index.md')}:{line + 1}: WARNING: ")
+
+
+def test_duplicate_claim_names_both_places(site: Site) -> None:
+    line = site.append(
+        "claims.md", "\n```{claim}\n:id: fixture/ones-sum\n:expect: holds\n\nAgain.\n```\n"
+    )
+    build = site.build()
+    assert build.code != 0
+    assert (
+        f"claim fixture/ones-sum is shown 2 times ({site.page('claims.md')}:{line + 1}, "
+        in build.warnings
+        or f"{site.page('index.md')}:3" in build.warnings
+    )
+    assert "[checker.duplicate_claim]" in build.warnings
+
+
+def test_corrupt_evidence_file_is_named(site: Site) -> None:
+    evidence = site.root / "evidence"
+    evidence.mkdir()
+    (evidence / "cuda.json").write_text('{"schema": 1, "claims": {\n')
+    build = site.build()
+    assert build.code != 0
+    assert f"{evidence / 'cuda.json'}:2: not valid JSON" in build.warnings
+    assert "Traceback" not in build.warnings
+
+
+def test_gettext_extracts_statements_not_badges(site: Site) -> None:
+    build = site.build("gettext")
+    assert build.code == 0
+    pot = (build.out / "index.pot").read_text(encoding="utf-8")
+    assert 'msgid "Dividing integer tensors with `/` keeps an integer dtype."' in pot
+    assert "refuted" not in pot and "Evidence" not in pot
+    assert 'msgid "3"' not in pot  # a bare line number has nothing to translate
+    assert "{verdict}" not in pot
+
+
+def test_translated_build_shows_translated_statement_and_labels(site: Site) -> None:
+    catalogs = site.root / "locales" / "ja" / "LC_MESSAGES"
+    for page, entries in {
+        "index": {
+            "Fixture site": "フィクスチャ",
+            "Dividing integer tensors with `/` keeps an integer dtype.": (
+                "整数テンソルを `/` で割っても整数型のままである。"
+            ),
+        },
+        "claims": {"All claims": "すべての主張"},
+    }.items():
+        body = "".join(f'msgid "{k}"\nmsgstr "{v}"\n\n' for k, v in entries.items())
+        (catalogs / f"{page}.po").write_text(
+            'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n' + body,
+            encoding="utf-8",
+        )
+    build = site.build("html", "ja")
+    assert build.code == 0, build.warnings
+    html = build.html()
+    assert "整数テンソルを <code" in html
+    assert '<span class="checker-claim-label">誤解</span>' in html
+    assert "反証 · CPU" in html
+    assert "ja/index.html" not in html and "../en/index.html" in html
+
+
+def test_missing_catalog_fails_that_language_with_its_path(site: Site) -> None:
+    build = site.build("html", "ko")
+    assert build.code != 0
+    expected = site.root / "locales" / "ko" / "LC_MESSAGES" / "index.po"
+    assert f"no ko catalog for page 'index': expected {expected}" in build.warnings
+
+
+def test_broken_catalog_is_reported_with_its_path(site: Site) -> None:
+    catalogs = site.root / "locales" / "ja" / "LC_MESSAGES"
+    (catalogs / "index.po").write_text('msgid "a"\nmsgstr "b"\nmsgid "unterminated\n')
+    (catalogs / "claims.po").write_bytes(b"\x00\x01binary")
+    build = site.build("html", "ja")
+    assert build.code != 0
+    assert f"{catalogs / 'index.po'}:2: malformed catalog: missing msgstr" in build.warnings
+    assert f"{catalogs / 'claims.po'}:1: binary data, not a .po catalog" in build.warnings
+
+
+def test_evidence_json_of_recorded_cuda_is_shown_with_date(site: Site) -> None:
+    evidence = site.root / "evidence"
+    evidence.mkdir()
+    from checker import registry
+    from checker.source_hash import probe_hash
+
+    claim = registry.load(["tests.fixtures.claims_ok"], package=None).get("fixture/ones-sum")
+    assert claim is not None
+    entry = {
+        "claim": claim.id,
+        "device": "cuda",
+        "device_name": "NVIDIA H100 80GB HBM3",
+        "torch_version": "2.11.0+cu130",
+        "probe_hash": probe_hash(claim.probe),
+        "holds": True,
+        "rule": "r",
+        "measurements": [{"key": "fixture-ones-sum", "value": 4, "unit": "count"}],
+        "duration_s": 0.1,
+        "measured_at": "2026-11-20T08:00:00+00:00",
+    }
+    (evidence / "cuda.json").write_text(
+        json.dumps(
+            {
+                "schema": 1,
+                "device": "cuda",
+                "device_name": "NVIDIA H100 80GB HBM3",
+                "torch_version": "2.11.0+cu130",
+                "recorded_at": "2026-11-20T08:00:00+00:00",
+                "claims": {claim.id: entry},
+            }
+        )
+    )
+    html = site.build().html()
+    assert "holds · CUDA · NVIDIA H100 80GB HBM3 · torch 2.11.0+cu130 · recorded 2026-11-20" in html
