@@ -9,6 +9,7 @@ and reports the device as absent if it is not.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.metadata
 import importlib.util
 import os
@@ -30,6 +31,7 @@ class Presence:
     reason: str = ""
 
 
+@functools.cache
 def torch_version() -> str:
     """The installed torch version, e.g. ``"2.13.0+cpu"``."""
     try:
@@ -38,6 +40,7 @@ def torch_version() -> str:
         return "not installed"
 
 
+@functools.cache
 def torch_cuda_version() -> str | None:
     """The CUDA version torch was built with, or ``None`` for a CPU-only build."""
     spec = importlib.util.find_spec("torch")

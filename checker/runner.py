@@ -131,6 +131,7 @@ class Runner:
                 "modules": list(self.registry.modules),
                 "claim": claim.id,
                 "device": device,
+                "probe_hash": probe_hash(claim.probe),
                 "gpu_memory": memory if device == "cuda" else None,
             },
             timeout_s=self.limits.timeout_s or claim.timeout_s,

@@ -7,6 +7,7 @@ or to a measuring helper it relies on, makes earlier results stale. Helpers outs
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import types
@@ -37,9 +38,20 @@ def _sources(root: Callable[..., Any]) -> Iterator[tuple[str, str]]:
         if name in seen:
             continue
         seen.add(name)
-        yield name, inspect.getsource(obj)
+        yield name, _source(obj)
         if isinstance(obj, types.FunctionType):
-            stack.extend(_referenced(obj))
+            stack.extend(_referenced_cached(obj))
+
+
+@functools.cache
+def _source(obj: Any) -> str:
+    """The source of a function or class (memoised: classes cost a parse of their module)."""
+    return inspect.getsource(obj)
+
+
+@functools.cache
+def _referenced_cached(func: types.FunctionType) -> tuple[Any, ...]:
+    return tuple(_referenced(func))
 
 
 def _referenced(func: types.FunctionType) -> Iterator[Any]:

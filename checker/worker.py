@@ -7,12 +7,13 @@ zygote; each probe then runs in a fresh child forked from it.
 from __future__ import annotations
 
 import datetime
+import importlib
 import time
 from typing import Any
 
 import torch  # paid once per zygote, never per probe
 
-from checker import registry
+from checker.claim import Claim
 from checker.evidence import Evidence, Observation
 from checker.source_hash import probe_hash
 
@@ -20,13 +21,11 @@ from checker.source_hash import probe_hash
 def run_probe(args: dict[str, Any]) -> dict[str, Any]:
     """Run one claim's probe on a device.
 
-    ``args``: ``modules`` (claim modules), ``claim`` (id), ``device``, ``gpu_memory``
-    (bytes, optional). Returns ``{"evidence": {...}}`` or ``{"absent": reason}``; a probe
-    that raises is reported by the zygote as an error.
+    ``args``: ``modules`` (claim modules), ``claim`` (id), ``device``, ``probe_hash`` (as
+    computed by the parent), ``gpu_memory`` (bytes, optional). Returns ``{"evidence": {...}}``
+    or ``{"absent": reason}``; a probe that raises is reported by the zygote as an error.
     """
-    claim = registry.load(args["modules"], package=None).get(args["claim"])
-    if claim is None:
-        raise LookupError(f"claim {args['claim']!r} is not defined in {args['modules']}")
+    claim = _find(args["modules"], args["claim"])
     device = args["device"]
     if device == "cuda":
         if not torch.cuda.is_available():
@@ -51,9 +50,18 @@ def run_probe(args: dict[str, Any]) -> dict[str, Any]:
         device=device,
         device_name=name,
         torch_version=torch.__version__,
-        probe_hash=probe_hash(claim.probe),
+        probe_hash=args.get("probe_hash") or probe_hash(claim.probe),
         observation=observation,
         duration_s=duration,
         measured_at=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     )
     return {"evidence": evidence.to_dict()}
+
+
+def _find(modules: list[str], claim_id: str) -> Claim:
+    """The claim with ``claim_id`` (modules are preloaded: this is a dictionary walk)."""
+    for name in modules:
+        for claim in importlib.import_module(name).CLAIMS:
+            if claim.id == claim_id:
+                return claim  # type: ignore[no-any-return]
+    raise LookupError(f"claim {claim_id!r} is not defined in {modules}")

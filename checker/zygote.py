@@ -1,35 +1,54 @@
-"""The fork server: a process that imports torch once and forks a fresh child per job.
+"""The fork server: a process that imports torch once and runs each job in a fresh child.
 
 Started by :class:`checker.pool.Pool` as ``python -m checker.zygote``; it speaks JSON lines on
 stdin/stdout. It never runs a torch operation itself, so forking it is safe (no threads yet)
-and its children may still initialise CUDA. For each job it:
+and its children may still initialise CUDA.
 
-1. forks; the child applies the job's limits, runs ``handler(args)`` and writes
-   ``{"result": ...}`` or ``{"error": ...}`` to a private result file, then exits;
-2. reports ``{"pid": N}`` at once, so the parent can kill a child that runs too long;
-3. waits for the child and reports ``{"exit": status, "signal": name-or-null, "message":
-   the child's message or null, "stderr": its last lines}``.
+A child is forked *before* its job arrives and waits on a pipe, so the cost of forking a
+process that maps all of torch is paid while the previous job runs, not on the critical path.
+For each job the server:
 
-Only the server writes to the protocol pipe. A child's stdout goes to ``/dev/null`` and its
+1. hands the job to the waiting child and reports ``{"pid": N}``, so the parent can kill a
+   child that runs too long;
+2. forks the next spare child;
+3. relays the child's message (``{"result": ...}`` or ``{"error": ...}``) as soon as it
+   arrives, or, if the child dies first, its exit status and signal:
+   ``{"exit": status|null, "signal": name|null, "message": ...|null, "stderr": last lines}``.
+
+Each child runs in its own process group, which is killed when the job ends, so processes a
+job started (a fork bomb) do not outlive it. A child's stdout goes to ``/dev/null`` and its
 stderr to a file, so nothing a job prints can corrupt the protocol.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import json
 import os
 import resource
+import selectors
 import signal
+import struct
 import sys
 import tempfile
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TextIO
 
-#: Lines of a failed job's stderr reported with its error.
+#: Lines of a job's stderr reported with its outcome.
 STDERR_TAIL = 12
+_LENGTH = struct.Struct("!Q")
+
+
+@dataclass
+class _Child:
+    pid: int
+    job_fd: int
+    result_fd: int
+    stderr_path: str
 
 
 def serve(stdin: TextIO, stdout: TextIO) -> None:
@@ -38,45 +57,65 @@ def serve(stdin: TextIO, stdout: TextIO) -> None:
     sys.path[:0] = [p for p in hello.get("sys_path", []) if p not in sys.path]
     for name in hello.get("preload", []):
         importlib.import_module(name)
+    gc.collect()
+    gc.freeze()  # children never scan (and so never copy) the preloaded objects
+    wakeup_r, wakeup_w = os.pipe()
+    os.set_blocking(wakeup_w, False)
+    signal.set_wakeup_fd(wakeup_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    spare = _fork_child()
     _send(stdout, {"ready": True})
     for line in stdin:
-        if line.strip():
-            _serve_one(json.loads(line), stdout)
+        if not line.strip():
+            continue
+        child = spare
+        os.write(child.job_fd, line.encode())
+        os.close(child.job_fd)
+        _send(stdout, {"pid": child.pid})
+        spare = _fork_child()  # while the job runs
+        _send(stdout, _outcome(child, wakeup_r))
+    os.close(spare.job_fd)  # the spare child reads EOF and exits
+    os.waitpid(spare.pid, 0)
+    for pid in _EXITING:
+        _reap(pid, block=True)
 
 
-def _serve_one(job: dict[str, Any], stdout: TextIO) -> None:
-    fd, scratch = tempfile.mkstemp(prefix="checker-job-")
+def _fork_child() -> _Child:
+    job_r, job_w = os.pipe()
+    result_r, result_w = os.pipe()
+    fd, stderr_path = tempfile.mkstemp(prefix="checker-job-", suffix=".log")
     os.close(fd)
-    stdout.flush()
     pid = os.fork()
     if pid == 0:  # child
         code = 0
         try:
-            _child(job, scratch)
+            os.close(job_w)
+            os.close(result_r)
+            _child(job_r, result_w, stderr_path)
         except BaseException:
             code = 70
         finally:
             os._exit(code)
-    _send(stdout, {"pid": pid})
-    _, status = os.waitpid(pid, 0)
-    report: dict[str, Any] = {"exit": os.waitstatus_to_exitcode(status), "signal": None}
-    if os.WIFSIGNALED(status):
-        report["signal"] = signal.Signals(os.WTERMSIG(status)).name
-    report["message"] = _read_message(scratch + ".json")
-    report["stderr"] = _tail(scratch)
-    for path in (scratch, scratch + ".json"):
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-    _send(stdout, report)
+    os.close(job_r)
+    os.close(result_w)
+    return _Child(pid, job_w, result_r, stderr_path)
 
 
-def _child(job: dict[str, Any], scratch: str) -> None:
-    devnull = os.open(os.devnull, os.O_WRONLY)
+def _child(job_fd: int, result_fd: int, stderr_path: str) -> None:
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.setpgid(0, 0)
+    with os.fdopen(job_fd, "rb") as source:
+        raw = source.read()
+    if not raw:
+        return  # the server is shutting down
+    job = json.loads(raw)
+    devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
-    err = os.open(scratch, os.O_WRONLY | os.O_TRUNC)
+    err = os.open(stderr_path, os.O_WRONLY | os.O_TRUNC)
     os.dup2(err, 2)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
     limit = job.get("address_space")
     if limit:
         _limit_address_space(int(limit))
@@ -84,17 +123,99 @@ def _child(job: dict[str, Any], scratch: str) -> None:
         message = {"result": _handler(job["handler"])(job["args"])}
     except BaseException as exc:  # report everything, even SystemExit from a probe
         message = {"error": describe(exc)}
-    with open(scratch + ".tmp", "w", encoding="utf-8") as out:
-        json.dump(message, out)
-    os.replace(scratch + ".tmp", scratch + ".json")
+    payload = json.dumps(message).encode()
+    os.write(result_fd, _LENGTH.pack(len(payload)))
+    view = memoryview(payload)
+    while view:
+        view = view[os.write(result_fd, view) :]
+    os.close(result_fd)
 
 
-def _read_message(path: str) -> Any:
+def _outcome(child: _Child, wakeup_fd: int) -> dict[str, Any]:
+    """Wait for the child's message or its death, whichever comes first."""
+    buffer = b""
+    status: int | None = None
+    with selectors.DefaultSelector() as sel:
+        sel.register(child.result_fd, selectors.EVENT_READ)
+        sel.register(wakeup_fd, selectors.EVENT_READ)
+        eof = False
+        while not _complete(buffer) and not eof:
+            for key, _ in sel.select():
+                if key.fd == wakeup_fd:  # SIGCHLD
+                    with contextlib.suppress(BlockingIOError):
+                        os.read(wakeup_fd, 4096)
+                    continue
+                chunk = os.read(child.result_fd, 1 << 20)
+                buffer += chunk
+                eof = not chunk
+            status = _reap(child.pid, block=False) if status is None else status
+            if status is not None:  # it exited: whatever it wrote is in the pipe already
+                buffer += _drain(child.result_fd)
+                break
+    os.close(child.result_fd)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(child.pid, signal.SIGKILL)  # anything the job left behind
+    if status is None and not _complete(buffer):
+        status = _reap(child.pid, block=True)
+    elif status is None:
+        _EXITING.append(child.pid)  # reaped later, off the critical path
+    _reap_exited()
+    report: dict[str, Any] = {"exit": None, "signal": None, "message": None}
+    if _complete(buffer):
+        (size,) = _LENGTH.unpack(buffer[: _LENGTH.size])
+        report["message"] = json.loads(buffer[_LENGTH.size : _LENGTH.size + size])
+    elif status is not None:
+        if os.WIFSIGNALED(status):
+            report["signal"] = signal.Signals(os.WTERMSIG(status)).name
+        report["exit"] = os.waitstatus_to_exitcode(status)
+    report["stderr"] = _tail(child.stderr_path)
+    with contextlib.suppress(OSError):
+        os.unlink(child.stderr_path)
+    return report
+
+
+#: Children that delivered their message and are still exiting.
+_EXITING: list[int] = []
+
+
+def _reap_exited() -> None:
+    for pid in list(_EXITING):
+        if _reap(pid, block=False) is not None or not _alive(pid):
+            _EXITING.remove(pid)
+
+
+def _alive(pid: int) -> bool:
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _complete(buffer: bytes) -> bool:
+    if len(buffer) < _LENGTH.size:
+        return False
+    size: int = _LENGTH.unpack(buffer[: _LENGTH.size])[0]
+    return len(buffer) >= _LENGTH.size + size
+
+
+def _drain(fd: int) -> bytes:
+    os.set_blocking(fd, False)
+    data = b""
+    with contextlib.suppress(BlockingIOError):
+        while chunk := os.read(fd, 1 << 20):
+            data += chunk
+    return data
+
+
+def _reap(pid: int, *, block: bool) -> int | None:
+    try:
+        done, status = os.waitpid(pid, 0 if block else os.WNOHANG)
+    except ChildProcessError:
         return None
+    return status if done else None
 
 
 def _handler(spec: str) -> Callable[[dict[str, Any]], Any]:
