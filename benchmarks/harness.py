@@ -30,9 +30,9 @@ TRIVIAL = "tests.fixtures.claims_ok"
 
 def timed(command: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
-    subprocess.run(
-        command, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout[-3000:]}")
     return time.perf_counter() - start
 
 
