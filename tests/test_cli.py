@@ -135,3 +135,56 @@ def test_usage_errors_exit_2(args: list[str]) -> None:
 def test_the_projects_own_claims_hold_on_cpu(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = verify(capsys, "--device", "cpu")
     assert code == 0, out
+
+
+def test_strict_fails_on_stale_recorded_evidence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from checker import record, registry
+    from checker.evidence import Evidence, Observation
+    from checker.verify import VerifyOptions, verify
+
+    monkeypatch.setenv("CHECKER_HIDE_CUDA", "1")
+    reg = registry.load(["tests.fixtures.claims_ok"], package=None)
+    stale = Evidence(
+        "fixture/ones-sum",
+        "cuda",
+        "GPU",
+        "2.11.0",
+        "an-old-hash",
+        Observation(True, "r"),
+        0.1,
+        "2026-11-01T00:00:00+00:00",
+    )
+    record.write(record.path_for(tmp_path, "cuda"), "cuda", [stale])
+    options = VerifyOptions(project_root=tmp_path, pattern="fixture/ones-sum")
+    assert verify(reg, options).exit_code == 0
+    strict = verify(
+        reg, VerifyOptions(project_root=tmp_path, pattern="fixture/ones-sum", strict=True)
+    )
+    assert strict.exit_code == 1
+    [cuda] = [v for v in strict.report.verdicts if v.device == "cuda"]
+    assert cuda.stale and cuda.evidence is not None and cuda.evidence.origin == "recorded"
+
+
+def test_github_annotation_names_the_page_and_line() -> None:
+    from checker import registry
+    from checker.report import Report, github
+    from checker.runner import Runner
+    from checker.sites import Site
+
+    reg = registry.load(["tests.fixtures.claims_contradicted"], package=None)
+    runner = Runner(reg)
+    verdicts = runner.run(reg.claims, ("cpu",))
+    runner.close()
+    sites = {
+        "fixture/clone-shares-storage": [
+            Site("fixture/clone-shares-storage", Path("docs/page.md"), 12)
+        ]
+    }
+    out = github.render(Report(verdicts, "2.13.0", {}, sites))
+    assert out.startswith(
+        "::error file=docs/page.md,line=12,title=claim contradicted on cpu::"
+        "fixture/clone-shares-storage: the docs say it holds, the probe "
+        "found it fails."
+    )

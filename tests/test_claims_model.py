@@ -1,0 +1,99 @@
+"""Claims, the registry and the project's own claim modules."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from checker import registry
+from checker.claim import Claim, Expect, Vocabulary
+from checker.evidence import Measurement, Observation
+from checker.registry import Registry, RegistryError
+from tests.helpers import ROOT
+
+
+def probe(device: str) -> Observation:
+    return Observation(True, "always")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"id": "no-slash"}, "not of the form 'topic/slug'"),
+        ({"id": "Topic/Upper"}, "not of the form 'topic/slug'"),
+        ({"devices": ("tpu",)}, "devices must be a non-empty subset"),
+        ({"devices": ()}, "devices must be a non-empty subset"),
+        ({"measures": ("Not_Kebab",)}, "is not kebab-case"),
+        ({"measures": ("a", "a")}, "duplicate measurement keys"),
+    ],
+)
+def test_malformed_claims_are_refused(kwargs: dict[str, object], message: str) -> None:
+    fields: dict[str, object] = {
+        "id": "t/ok",
+        "statement": "s",
+        "expect": Expect.HOLDS,
+        "probe": probe,
+    }
+    fields.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        Claim(**fields)  # type: ignore[arg-type]
+
+
+def test_measurements_pair_booleans_with_the_bool_unit() -> None:
+    with pytest.raises(ValueError, match="booleans and unit 'bool' go together"):
+        Measurement("flag", True, "count")
+    with pytest.raises(ValueError, match="unknown unit 'furlongs'"):
+        Measurement("size", 3, "furlongs")
+
+
+def test_vocabulary_needs_a_subject_and_known_languages() -> None:
+    with pytest.raises(ValueError, match="at least one subject"):
+        Vocabulary(subjects=())
+    with pytest.raises(ValueError, match="unknown languages"):
+        Vocabulary(subjects=("x",), predicates={"fr": ("y",)})  # type: ignore[dict-item]
+
+
+def test_duplicate_ids_name_both_definitions() -> None:
+    a = Claim(id="t/same", statement="a", expect=Expect.HOLDS, probe=probe)
+    with pytest.raises(
+        RegistryError,
+        match=r"test_claims_model\.py:\d+: duplicate claim id "
+        r"'t/same', first defined at .*test_claims_model",
+    ):
+        Registry((a, a))
+
+
+def test_duplicate_measurement_keys_across_claims_are_refused() -> None:
+    a = Claim(id="t/a", statement="a", expect=Expect.HOLDS, probe=probe, measures=("k",))
+    b = Claim(id="t/b", statement="b", expect=Expect.HOLDS, probe=probe, measures=("k",))
+    with pytest.raises(RegistryError, match="key 'k' of t/b is already measured by t/a"):
+        Registry((a, b))
+
+
+def test_unknown_module_is_a_registry_error() -> None:
+    with pytest.raises(RegistryError, match=r"cannot import claim module 'tests\.nowhere'"):
+        registry.load(["tests.nowhere"], package=None)
+
+
+def test_selecting_by_pattern() -> None:
+    reg = registry.load(["tests.fixtures.claims_ok"], package=None)
+    assert [c.id for c in reg.select("fixture/*-is-*")] == ["fixture/float16-is-2-bytes"]
+    assert reg.by_measurement("fixture-ones-sum") is reg.get("fixture/ones-sum")
+
+
+def test_project_claim_modules_do_not_import_torch() -> None:
+    code = (
+        "import sys; from checker import registry; registry.load(); print('torch' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"
+
+
+def test_every_project_claim_has_a_statement_and_a_topic_prefix() -> None:
+    for claim in registry.load():
+        assert claim.statement.strip().endswith("."), claim.id
+        assert claim.topic in {"basics", "saved-tensors", "amp", "views", "inplace"}, claim.id

@@ -1,0 +1,42 @@
+"""Every page of the docs, and exactly how many examples it executes: no snippet can silently
+go untested (or silently disappear)."""
+
+from __future__ import annotations
+
+import pytest
+
+from checker.doctest.page import parse_page
+from tests.helpers import ROOT
+
+DOCS = ROOT / "docs"
+
+#: page -> (snippets, examples, device aware). Update when a page's examples change.
+EXPECTED: dict[str, tuple[int, int, bool]] = {
+    "index.md": (0, 0, False),
+    "basics.md": (4, 15, True),
+    "claims.md": (0, 0, False),
+    "reference/command-line.md": (0, 0, False),
+}
+
+
+def pages() -> list[str]:
+    return sorted(
+        p.relative_to(DOCS).as_posix()
+        for p in DOCS.rglob("*.md")
+        if not any(part.startswith(("_", ".")) for part in p.relative_to(DOCS).parts)
+    )
+
+
+def test_every_page_is_listed() -> None:
+    assert pages() == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("page", sorted(EXPECTED))
+def test_example_count(page: str) -> None:
+    parsed = parse_page(DOCS / page)
+    snippets, examples, device_aware = EXPECTED[page]
+    assert (len(parsed.snippets), parsed.example_count, parsed.device_aware) == (
+        snippets,
+        examples,
+        device_aware,
+    )

@@ -1,0 +1,77 @@
+"""Negation, numbers and language detection in en, ja and ko, as the docs phrase things."""
+
+from __future__ import annotations
+
+import pytest
+
+from checker.language import detect, is_negated, mentions, numbers, sentences
+from checker.registry import load
+from checker.typing import Lang
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "negated"),
+    [
+        ("en", "disable_saved_tensors_hooks reduces memory.", False),
+        ("en", "disable_saved_tensors_hooks does not reduce memory.", True),
+        ("en", "It doesn't change what autograd saves.", True),
+        ("en", "It has no effect on memory.", True),
+        ("en", "Use `torch.no_grad()` to save memory.", False),
+        ("en", "Notably, a view shares memory.", False),
+        ("en", "It is not true that it does not copy.", False),
+        ("ja", "メモリ使用量を削減します。", False),
+        ("ja", "メモリ使用量は削減されません。", True),
+        ("ja", "メモリ使用量を削減しない。", True),
+        ("ja", "保存されるテンソルは少ない。", False),
+        ("ja", "勾配計算に使用できません。", True),
+        ("ja", "メモリを減らさずに計算できる。", True),
+        ("ko", "메모리 사용량을 줄입니다.", False),
+        ("ko", "메모리 사용량을 줄이지 않습니다.", True),
+        ("ko", "메모리를 공유하지 않는다.", True),
+        ("ko", "복사본이 없다.", True),
+        ("ko", "메모리를 공유합니다.", False),
+    ],
+)
+def test_negation(lang: Lang, text: str, negated: bool) -> None:
+    assert is_negated(text, lang) is negated
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("A view shares memory.", "en"),
+        ("ビューはメモリを共有します。", "ja"),
+        ("뷰는 메모리를 공유합니다.", "ko"),
+        ("勾配", "ja"),
+    ],
+)
+def test_detect(text: str, lang: Lang) -> None:
+    assert detect(text) == lang
+
+
+def test_numbers_are_normalised_and_code_is_ignored() -> None:
+    found = numbers("4,000 バイトと １０００ 要素, 0.5 and 1e-8, but not `x[10]` or v2")
+    assert dict(found) == {"4000": 1, "1000": 1, "0.5": 1, "1e-08": 1}
+
+
+def test_sentences_keep_their_offsets() -> None:
+    text = "First one. Second one! 三つ目です。四つ目。"
+    for offset, sentence in sentences(text):
+        assert text[offset:].startswith(sentence)
+    assert [s for _, s in sentences(text)][-1] == "四つ目。"
+
+
+def test_mentions_say_whether_a_sentence_asserts_or_denies() -> None:
+    claims = list(load())
+    [asserting] = [
+        m
+        for m in mentions("float32 takes 4 bytes per element.", "en", claims)
+        if m.claim.id == "basics/float32-element-is-4-bytes"
+    ]
+    assert asserting.asserts
+    [denying] = [
+        m
+        for m in mentions("float32 は 4バイトではない。", "ja", claims)
+        if m.claim.id == "basics/float32-element-is-4-bytes"
+    ]
+    assert not denying.asserts
