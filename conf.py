@@ -39,6 +39,7 @@ html_css_files = ["checker.css"]
 html_show_sourcelink = False
 html_theme_options = {
     "navbar_end": ["language-switcher", "theme-switcher"],
+    "header_links_before_dropdown": 3,
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],

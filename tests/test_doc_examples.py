@@ -16,6 +16,8 @@ EXPECTED: dict[str, tuple[int, int, bool]] = {
     "basics.md": (4, 15, True),
     "claims.md": (0, 0, False),
     "reference/command-line.md": (0, 0, False),
+    "topics/saved-tensors.md": (28, 99, True),
+    "reviews/disable-saved-tensors-hooks-article.md": (3, 12, False),
 }
 
 

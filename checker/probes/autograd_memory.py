@@ -44,7 +44,7 @@ class Saved:
 def saved_bytes(fn: Callable[[], Any], exclude: Iterable[Any] = ()) -> tuple[Any, Saved]:
     """Run ``fn`` under counting pack hooks; tensors in ``exclude`` do not count as bytes.
 
-    The hooks return the tensor unchanged, so the graph stays usable for backward.
+    The hooks store a detached alias of each tensor, so the graph stays usable for backward.
     """
     import torch
 
@@ -57,7 +57,7 @@ def saved_bytes(fn: Callable[[], Any], exclude: Iterable[Any] = ()) -> tuple[Any
         packs += 1
         storage = tensor.untyped_storage()
         storages[storage.data_ptr()] = storage.nbytes()
-        return tensor
+        return tensor.detach()  # returning the tensor itself would make a reference cycle
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         result = fn()

@@ -121,9 +121,12 @@ class VerdictRole(SphinxRole):
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         claim_id = self.text.strip()
-        node = verdict_node(
-            claim_id=claim_id, classes=["checker-verdict"], ids=[anchor(claim_id, "verdict")]
-        )
+        node = verdict_node(claim_id=claim_id, classes=["checker-verdict"])
+        seen = self.env.temp_data.setdefault("checker_verdict_ids", set())
+        assert isinstance(seen, set)
+        if claim_id not in seen:  # the first reference on a page is the link target
+            seen.add(claim_id)
+            node["ids"].append(anchor(claim_id, "verdict"))
         node += nodes.literal(text=claim_id)
         self.set_source_info(node)
         results = results_for(self.env)

@@ -1,0 +1,1812 @@
+"""Claims of the page "What autograd saves for backward" (docs/topics/saved-tensors.md) and of
+the review of an article about ``disable_saved_tensors_hooks``
+(docs/reviews/disable-saved-tensors-hooks-article.md).
+
+Most memory claims measure the same small model (:func:`ffn_model`, four feed-forward blocks)
+under one variant each: default autograd, ``disable_saved_tensors_hooks``, ``no_grad``,
+``inference_mode``, ``save_on_cpu``, non-reentrant checkpointing, and keeping or deleting
+Python references. A variant's probe measures the default too, and reports its own values
+and their ratio to the default, so that every rule can be checked against the numbers shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from checker.claim import Claim, Expect, Vocabulary
+from checker.evidence import Measurement, Observation
+from checker.probes.autograd_memory import (
+    MemoryTrace,
+    count_work,
+    ffn_batch,
+    ffn_model,
+    saved_bytes,
+    trace_memory,
+)
+from checker.probes.memory import shares_storage
+from checker.typing import Device
+
+#: The message the probes give ``disable_saved_tensors_hooks``.
+MESSAGE = "saved tensor hooks are off here"
+
+_RULE_MARGIN = 0.01
+
+
+# -- shared pieces ---------------------------------------------------------------------------
+
+
+def _error(call: Any) -> str:
+    """``"Type: message"`` of what ``call()`` raises, or ``"no error"``."""
+    try:
+        call()
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return "no error"
+
+
+def _forward(variant: str, model: Any, batch: Any) -> Any:
+    """The model's loss under one variant."""
+    import torch
+    from torch.autograd.graph import disable_saved_tensors_hooks, save_on_cpu
+
+    if variant == "default":
+        return model(batch).mean()
+    if variant == "disable":
+        with disable_saved_tensors_hooks(MESSAGE):
+            return model(batch).mean()
+    if variant == "no-grad":
+        with torch.no_grad():
+            return model(batch).mean()
+    if variant == "inference-mode":
+        with torch.inference_mode():
+            return model(batch).mean()
+    if variant == "save-on-cpu":
+        with save_on_cpu():
+            return model(batch).mean()
+    if variant == "checkpoint":
+        from torch.utils.checkpoint import checkpoint
+
+        hidden = batch
+        for block in model:
+            hidden = checkpoint(block, hidden, use_reentrant=False)
+        return hidden.mean()
+    raise ValueError(f"unknown variant {variant!r}")
+
+
+def _clear_grads(model: Any) -> None:
+    for p in model.parameters():
+        p.grad = None
+
+
+def _trace_step(variant: str, model: Any, batch: Any, device: Device) -> MemoryTrace:
+    """Memory of one forward (mark ``forward``) and backward (mark ``backward``), warmed up."""
+
+    def step(mark: Any) -> None:
+        loss = _forward(variant, model, batch)
+        mark("forward")
+        if loss.requires_grad:
+            loss.backward()
+        mark("backward")
+
+    step(lambda name: None)  # warm-up: lazy workspaces are allocated once, outside the trace
+    _clear_grads(model)
+    _, trace = trace_memory(step, device)
+    _clear_grads(model)
+    return trace
+
+
+def _compare(variant: str, device: Device) -> tuple[MemoryTrace, MemoryTrace]:
+    """Traces of the default and of ``variant`` on the same model and batch."""
+    model, batch = ffn_model(device), ffn_batch(device)
+    default = _trace_step("default", model, batch, device)
+    other = _trace_step(variant, model, batch, device)
+    return default, other
+
+
+def _ratio(a: int, b: int) -> float:
+    return round(a / b, 4) if b else float("nan")
+
+
+# -- what autograd saves ---------------------------------------------------------------------
+
+
+def probe_graph_needs_requires_grad(device: Device) -> Observation:
+    import torch
+    from torch.autograd.graph import disable_saved_tensors_hooks
+
+    a: Any = torch.rand(64, 64, device=device)
+    b = torch.rand(64, 64, device=device, requires_grad=True)
+    with_grad, saved_with = saved_bytes(lambda: a.mm(b))
+    plain, saved_plain = saved_bytes(lambda: a.mm(a))
+    error_plain = _error(lambda: a.mm(a).sum().backward())
+    with disable_saved_tensors_hooks(MESSAGE):
+        z = a.mm(a).sum()
+    error_disable = _error(z.backward)
+    recorded = type(with_grad.grad_fn).__name__
+    holds = (
+        with_grad.grad_fn is not None
+        and saved_with.packs > 0
+        and plain.grad_fn is None
+        and saved_plain.packs == 0
+        and error_plain.startswith("RuntimeError")
+        and error_plain == error_disable
+    )
+    return Observation(
+        holds=holds,
+        rule="holds if an mm with an input that requires grad gets a grad_fn and saves "
+        "tensors, the same mm on tensors that don't gets no grad_fn and saves nothing, "
+        "and backward then raises the same RuntimeError with and without "
+        "disable_saved_tensors_hooks",
+        measurements=(
+            Measurement("st-grad-fn-with-requires-grad", recorded, "text"),
+            Measurement("st-grad-fn-without-requires-grad", str(plain.grad_fn), "text"),
+            Measurement("st-packs-without-requires-grad", saved_plain.packs, "count"),
+            Measurement("st-backward-error-plain", error_plain, "exception"),
+            Measurement("st-backward-error-in-disable", error_disable, "exception"),
+        ),
+    )
+
+
+def _saves(op: Any, x: Any) -> tuple[Any, Any]:
+    """Run ``op(x)`` under pack hooks; the result and the storages packed."""
+    import torch
+
+    packed: list[int] = []
+
+    def pack(t: Any) -> Any:
+        packed.append(t.untyped_storage().data_ptr())
+        return t.detach()
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = op(x)
+    return out, packed
+
+
+def probe_output_savers(device: Device) -> Observation:
+    import torch
+
+    x = torch.randn(256, 256, device=device, requires_grad=True)
+    ops = {"exp": torch.exp, "tanh": torch.tanh, "sigmoid": torch.sigmoid, "relu": torch.relu}
+    found = {}
+    for name, op in ops.items():
+        out, packed = _saves(op, x)
+        found[name] = packed == [out.untyped_storage().data_ptr()]
+    return Observation(
+        holds=all(found.values()),
+        rule="holds if exp, tanh, sigmoid and relu each pack exactly one tensor, whose "
+        "storage is their output's",
+        measurements=tuple(
+            Measurement(f"st-{name}-saves-output", ok, "bool") for name, ok in found.items()
+        ),
+    )
+
+
+def probe_input_savers(device: Device) -> Observation:
+    import torch
+
+    x = torch.randn(256, 256, device=device, requires_grad=True)
+    ops = {"sin": torch.sin, "gelu": torch.nn.functional.gelu, "pow": lambda t: t.pow(2)}
+    found = {}
+    for name, op in ops.items():
+        _, packed = _saves(op, x)
+        found[name] = packed == [x.untyped_storage().data_ptr()]
+    return Observation(
+        holds=all(found.values()),
+        rule="holds if sin, gelu and pow(2) each pack exactly one tensor, whose storage is "
+        "their input's",
+        measurements=tuple(
+            Measurement(f"st-{name}-saves-input", ok, "bool") for name, ok in found.items()
+        ),
+    )
+
+
+def probe_saves_what_backward_needs(device: Device) -> Observation:
+    import torch
+
+    x = torch.randn(128, 128, device=device, requires_grad=True)
+    w = torch.randn(128, 128, device=device, requires_grad=True)
+    c = torch.randn(128, 128, device=device)
+    ptr = {id(t): t.untyped_storage().data_ptr() for t in (x, w, c)}
+    _, add = _saves(lambda t: t + w, x)
+    _, mul_both = _saves(lambda t: t * w, x)
+    _, mul_one = _saves(lambda t: t * c, x)
+    _, mm_both = _saves(lambda t: t.mm(w), x)
+    _, mm_one = _saves(lambda t: t.mm(c), x)
+    holds = (
+        add == []
+        and sorted(mul_both) == sorted([ptr[id(x)], ptr[id(w)]])
+        and mul_one == [ptr[id(c)]]
+        and sorted(mm_both) == sorted([ptr[id(x)], ptr[id(w)]])
+        and mm_one == [ptr[id(c)]]
+    )
+    return Observation(
+        holds=holds,
+        rule="holds if x + w packs nothing, x * w and x.mm(w) pack x and w, and x * c and "
+        "x.mm(c) (c does not require grad) pack only c",
+        measurements=(
+            Measurement("st-add-packs", len(add), "count"),
+            Measurement("st-mul-packs-both-require-grad", len(mul_both), "count"),
+            Measurement("st-mul-packs-one-requires-grad", len(mul_one), "count"),
+            Measurement("st-mm-packs-both-require-grad", len(mm_both), "count"),
+            Measurement("st-mm-packs-one-requires-grad", len(mm_one), "count"),
+        ),
+    )
+
+
+def probe_saving_copies(device: Device) -> Observation:
+    import torch
+
+    def run(mark: Any) -> tuple[bool, bool, int]:
+        x = torch.randn(256, 256, device=device, requires_grad=True)
+        mark("input")
+        y: Any = x.exp()  # saves its output
+        mark("exp")
+        s: Any = x.sin()  # saves its input
+        return (
+            shares_storage(y.grad_fn._saved_result, y),
+            shares_storage(s.grad_fn._saved_self, x),
+            x.nbytes,
+        )
+
+    (output_shared, input_shared, nbytes), trace = trace_memory(run, device)
+    allocated = trace.marks["exp"] - trace.marks["input"]
+    return Observation(
+        holds=not output_shared or not input_shared or allocated > nbytes,
+        rule="holds if a saved tensor does not share storage with the tensor saved, or if "
+        "x.exp() allocates more than its own output while saving it",
+        measurements=(
+            Measurement("st-saved-output-shares-storage", output_shared, "bool"),
+            Measurement("st-saved-input-shares-storage", input_shared, "bool"),
+            Measurement("st-exp-allocated-bytes", allocated, "bytes"),
+            Measurement("st-exp-output-bytes", nbytes, "bytes"),
+        ),
+    )
+
+
+def probe_saves_every_intermediate(device: Device) -> Observation:
+    import torch
+
+    x = torch.randn(512, 512, device=device)
+    w1 = torch.randn(512, 512, device=device, requires_grad=True)
+    w2 = torch.randn(512, 512, device=device, requires_grad=True)
+    packed: set[int] = set()
+
+    def pack(t: Any) -> Any:
+        packed.add(t.untyped_storage().data_ptr())
+        return t.detach()
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        h1 = x.mm(w1)
+        a1 = h1.relu()
+        h2 = a1.mm(w2)
+        a2 = h2.sigmoid()
+        a2.sum()
+    intermediates = (h1, a1, h2, a2)
+    saved = [t for t in intermediates if t.untyped_storage().data_ptr() in packed]
+    return Observation(
+        holds=len(saved) == len(intermediates),
+        rule="holds if every intermediate of x.mm(w1).relu().mm(w2).sigmoid().sum() is "
+        "among the storages packed for backward",
+        measurements=(
+            Measurement("st-chain-intermediates", len(intermediates), "count"),
+            Measurement("st-chain-intermediates-saved", len(saved), "count"),
+            Measurement(
+                "st-chain-intermediate-bytes", sum(t.nbytes for t in intermediates), "bytes"
+            ),
+            Measurement("st-chain-saved-bytes", sum(t.nbytes for t in saved), "bytes"),
+        ),
+    )
+
+
+def probe_backward_frees_saved(device: Device) -> Observation:
+    model, batch = ffn_model(device), ffn_batch(device)
+    _trace_step("default", model, batch, device)  # warm-up
+    holder: dict[str, Any] = {}
+
+    def step(mark: Any) -> None:
+        loss = _forward("default", model, batch)
+        mark("forward")
+        loss.backward()
+        mark("backward")
+        holder["loss"] = loss  # the graph object stays referenced
+
+    _, trace = trace_memory(step, device)
+    grad_bytes = sum(p.grad.nbytes for p in model.parameters())
+    node = holder["loss"].grad_fn.next_functions[0][0]  # MeanBackward0 -> AddmmBackward0
+    error = _error(lambda: node._saved_mat1)
+    extra = trace.marks["backward"] - grad_bytes
+    held = trace.marks["forward"]
+    return Observation(
+        holds=0 <= extra < _RULE_MARGIN * held and error.startswith("RuntimeError"),
+        rule="holds if, with the loss and its graph still referenced, the memory left after "
+        "backward exceeds the gradients' bytes by less than 1% of what forward held, "
+        "and reading a saved tensor afterwards raises RuntimeError",
+        measurements=(
+            Measurement("st-held-before-backward", held, "bytes"),
+            Measurement("st-held-after-backward", trace.marks["backward"], "bytes"),
+            Measurement("st-gradient-bytes", grad_bytes, "bytes"),
+            Measurement("st-saved-after-backward-error", error, "exception"),
+        ),
+    )
+
+
+# -- measuring -------------------------------------------------------------------------------
+
+
+def probe_held_equals_saved_activations(device: Device) -> Observation:
+    model, batch = ffn_model(device), ffn_batch(device)
+    params = list(model.parameters())
+    _, saved = saved_bytes(lambda: _forward("default", model, batch), exclude=[*params, batch])
+    trace = _trace_step("default", model, batch, device)
+    held = trace.marks["forward"]
+    return Observation(
+        holds=abs(held - saved.bytes) <= _RULE_MARGIN * saved.bytes,
+        rule="holds if the memory held after forward is within 1% of the bytes of the "
+        "activations packed for backward (parameters and input batch left out)",
+        measurements=(
+            Measurement("st-saved-packs", saved.packs, "count"),
+            Measurement("st-saved-activation-bytes", saved.bytes, "bytes"),
+            Measurement("st-saved-all-bytes", saved.all_bytes, "bytes"),
+            Measurement("st-held-default", held, "bytes"),
+            Measurement("st-peak-default", trace.peak, "bytes"),
+        ),
+    )
+
+
+def probe_cuda_workspace(device: Device) -> Observation:
+    import torch
+
+    a = torch.randn(256, 256, device=device)
+    b = torch.randn(256, 256, device=device)
+
+    def extra() -> int:
+        torch.cuda.synchronize()
+        before = torch.cuda.memory_allocated()
+        product = a.mm(b)
+        torch.cuda.synchronize()
+        return torch.cuda.memory_allocated() - before - product.untyped_storage().nbytes()
+
+    first = extra()
+    second = extra()
+    return Observation(
+        holds=first > 0 and second == 0,
+        rule="holds if the first matrix product of a process leaves more memory allocated "
+        "than its result, and the second leaves exactly its result",
+        measurements=(
+            Measurement("st-cuda-first-mm-extra-bytes", first, "bytes"),
+            Measurement("st-cuda-second-mm-extra-bytes", second, "bytes"),
+        ),
+    )
+
+
+# -- saved_tensors_hooks ---------------------------------------------------------------------
+
+
+def probe_pack_unpack_timing(device: Device) -> Observation:
+    import torch
+
+    model, batch = ffn_model(device), ffn_batch(device)
+    calls = {"pack": 0, "unpack": 0}
+
+    def pack(t: Any) -> Any:
+        calls["pack"] += 1
+        return t.detach()
+
+    def unpack(t: Any) -> Any:
+        calls["unpack"] += 1
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        loss = model(batch).mean()
+    after_forward = dict(calls)
+    loss.backward()
+    return Observation(
+        holds=after_forward["pack"] > 0
+        and after_forward["unpack"] == 0
+        and calls["unpack"] == calls["pack"],
+        rule="holds if pack ran during forward, unpack did not run before backward, and "
+        "backward unpacked every packed tensor once",
+        measurements=(
+            Measurement("st-packs-after-forward", after_forward["pack"], "count"),
+            Measurement("st-unpacks-after-forward", after_forward["unpack"], "count"),
+            Measurement("st-unpacks-after-backward", calls["unpack"], "count"),
+        ),
+    )
+
+
+def probe_bf16_compression(device: Device) -> Observation:
+    import torch
+
+    model, batch = ffn_model(device), ffn_batch(device)
+    keep = {t.untyped_storage().data_ptr() for t in [*model.parameters(), batch]}
+
+    def compress(t: Any) -> Any:
+        if t.untyped_storage().data_ptr() in keep:
+            return t.detach()
+        return (t.dtype, t.to(torch.bfloat16))
+
+    def decompress(packed: Any) -> Any:
+        if isinstance(packed, torch.Tensor):
+            return packed
+        dtype, t = packed
+        return t.to(dtype)
+
+    default = _trace_step("default", model, batch, device)
+    model(batch).mean().backward()
+    reference = [p.grad.clone() for p in model.parameters()]
+    _clear_grads(model)
+
+    def step(mark: Any) -> None:
+        with torch.autograd.graph.saved_tensors_hooks(compress, decompress):
+            loss = model(batch).mean()
+        mark("forward")
+        loss.backward()
+
+    _, trace = trace_memory(step, device)
+    error = max(
+        float((p.grad - r).abs().max() / r.abs().max())
+        for p, r in zip(model.parameters(), reference, strict=True)
+    )
+    ratio = _ratio(trace.marks["forward"], default.marks["forward"])
+    return Observation(
+        holds=ratio <= 0.5 + _RULE_MARGIN and error < 0.05,
+        rule="holds if the memory held after forward with bfloat16 pack hooks is at most "
+        "51% of the default, and every gradient is within 5% of the float32 one "
+        "(largest difference over largest value)",
+        measurements=(
+            Measurement("st-held-bf16-hooks", trace.marks["forward"], "bytes"),
+            Measurement("st-bf16-held-ratio", ratio, "ratio"),
+            Measurement("st-bf16-gradient-error", round(error, 5), "ratio"),
+        ),
+    )
+
+
+# -- disable_saved_tensors_hooks -------------------------------------------------------------
+
+
+def probe_disable_requires_message(device: Device) -> Observation:
+    from torch.autograd.graph import disable_saved_tensors_hooks
+
+    error = _error(disable_saved_tensors_hooks)
+    return Observation(
+        holds=error.startswith("TypeError") and "'error_message'" in error,
+        rule="holds if calling disable_saved_tensors_hooks() without arguments raises a "
+        "TypeError that names the missing argument error_message",
+        measurements=(Measurement("st-disable-without-message", error, "exception"),),
+    )
+
+
+def probe_disable_context_and_decorator(device: Device) -> Observation:
+    import torch
+    from torch.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
+
+    def register() -> None:
+        with saved_tensors_hooks(lambda t: t, lambda t: t):
+            pass
+
+    with disable_saved_tensors_hooks(MESSAGE):
+        inside_with = _error(register)
+
+    @disable_saved_tensors_hooks("decorated")
+    def decorated() -> str:
+        return _error(register)
+
+    inside_decorated = decorated()
+    after = _error(register)
+    x = torch.ones(2, device=device, requires_grad=True)
+    with disable_saved_tensors_hooks(MESSAGE):
+        y = (x * x).sum()
+    return Observation(
+        holds=inside_with == f"RuntimeError: {MESSAGE}"
+        and inside_decorated == "RuntimeError: decorated"
+        and after == "no error"
+        and y.grad_fn is not None,
+        rule="holds if, used in a with statement and as a decorator, registering hooks "
+        "inside raises RuntimeError with the given message, registering after it works, "
+        "and operations inside still record a graph",
+        measurements=(
+            Measurement("st-hooks-in-with-block", inside_with, "exception"),
+            Measurement("st-hooks-in-decorated-function", inside_decorated, "exception"),
+            Measurement("st-hooks-after-block", after, "text"),
+        ),
+    )
+
+
+def probe_disable_forbids_default_hooks(device: Device) -> Observation:
+    import torch
+    from torch.autograd.graph import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
+
+    x = torch.randn(8, 8, device=device, requires_grad=True)
+
+    def with_hooks() -> None:
+        with saved_tensors_hooks(lambda t: t, lambda t: t):
+            x.exp()
+
+    def with_save_on_cpu() -> None:
+        with save_on_cpu():
+            x.exp()
+
+    with disable_saved_tensors_hooks(MESSAGE):
+        hooks = _error(with_hooks)
+        offload = _error(with_save_on_cpu)
+    expected = f"RuntimeError: {MESSAGE}"
+    return Observation(
+        holds=hooks == expected and offload == expected,
+        rule="holds if entering saved_tensors_hooks and save_on_cpu inside the block both "
+        "raise RuntimeError whose message is exactly the block's error_message",
+        measurements=(
+            Measurement("st-saved-tensors-hooks-in-disable", hooks, "exception"),
+            Measurement("st-save-on-cpu-in-disable", offload, "exception"),
+        ),
+    )
+
+
+def probe_disable_forbids_checkpoint(device: Device) -> Observation:
+    import torch
+    from torch.autograd.graph import disable_saved_tensors_hooks
+    from torch.utils.checkpoint import checkpoint
+
+    x = torch.randn(8, 8, device=device, requires_grad=True)
+
+    def block(t: Any) -> Any:
+        return t.sin().exp()
+
+    with disable_saved_tensors_hooks(MESSAGE):
+        non_reentrant = _error(lambda: checkpoint(block, x, use_reentrant=False).sum().backward())
+        reentrant = _error(lambda: checkpoint(block, x, use_reentrant=True).sum().backward())
+    return Observation(
+        holds=non_reentrant == f"RuntimeError: {MESSAGE}" and reentrant == "no error",
+        rule="holds if checkpoint(use_reentrant=False) inside the block raises RuntimeError "
+        "with the block's message, while checkpoint(use_reentrant=True) runs",
+        measurements=(
+            Measurement("st-nonreentrant-checkpoint-in-disable", non_reentrant, "exception"),
+            Measurement("st-reentrant-checkpoint-in-disable", reentrant, "text"),
+        ),
+    )
+
+
+def probe_disable_inside_active_hooks(device: Device) -> Observation:
+    import torch
+    from torch.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
+
+    def enter() -> None:
+        with saved_tensors_hooks(lambda t: t, lambda t: t), disable_saved_tensors_hooks(MESSAGE):
+            pass
+
+    error = _error(enter)
+
+    def register() -> None:
+        x = torch.ones(4, device=device, requires_grad=True)
+        with saved_tensors_hooks(lambda t: t, lambda t: t):
+            x.exp()
+
+    after = _error(register)
+    return Observation(
+        holds=error == f"RuntimeError: {MESSAGE}" and after == "no error",
+        rule="holds if entering the block while saved_tensors_hooks is active raises "
+        "RuntimeError with the block's message, and hooks can be registered afterwards",
+        measurements=(
+            Measurement("st-disable-inside-hooks", error, "exception"),
+            Measurement("st-hooks-after-failed-entry", after, "text"),
+        ),
+    )
+
+
+def probe_disable_nesting(device: Device) -> Observation:
+    from torch.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
+
+    def register() -> None:
+        with saved_tensors_hooks(lambda t: t, lambda t: t):
+            pass
+
+    with disable_saved_tensors_hooks("outer"):
+        with disable_saved_tensors_hooks("inner"):
+            inner = _error(register)
+        outer = _error(register)
+    after = _error(register)
+    return Observation(
+        holds=inner == "RuntimeError: inner"
+        and outer == "RuntimeError: outer"
+        and after == "no error",
+        rule="holds if the inner block's message applies inside it, the outer message "
+        "applies again after it, and hooks work after both",
+        measurements=(
+            Measurement("st-nested-inner-error", inner, "exception"),
+            Measurement("st-nested-outer-error", outer, "exception"),
+            Measurement("st-after-nested-blocks", after, "text"),
+        ),
+    )
+
+
+def probe_disable_thread_local(device: Device) -> Observation:
+    import threading
+
+    import torch
+    from torch.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
+
+    x = torch.ones(4, device=device, requires_grad=True)
+    found: dict[str, str] = {}
+
+    def register() -> None:
+        with saved_tensors_hooks(lambda t: t, lambda t: t):
+            x.exp()
+
+    def other_thread() -> None:
+        found["other"] = _error(register)
+
+    with disable_saved_tensors_hooks(MESSAGE):
+        thread = threading.Thread(target=other_thread)
+        thread.start()
+        thread.join()
+        this = _error(register)
+    return Observation(
+        holds=found["other"] == "no error" and this == f"RuntimeError: {MESSAGE}",
+        rule="holds if another thread registers hooks without error while this thread is "
+        "inside the block, where registering raises",
+        measurements=(
+            Measurement("st-hooks-in-other-thread", found["other"], "text"),
+            Measurement("st-hooks-in-this-thread", this, "exception"),
+        ),
+    )
+
+
+def probe_disable_per_tensor_hooks(device: Device) -> Observation:
+    import torch
+    from torch.autograd.graph import disable_saved_tensors_hooks
+
+    a = torch.randn(8, device=device, requires_grad=True)
+    b = torch.randn(8, device=device, requires_grad=True)
+    calls: list[str] = []
+
+    def pack(t: Any) -> Any:
+        calls.append("pack")
+        return t.detach()
+
+    def unpack(t: Any) -> Any:
+        calls.append("unpack")
+        return t
+
+    with disable_saved_tensors_hooks(MESSAGE):
+        y: Any = a * b
+        error = _error(lambda: y.grad_fn._raw_saved_self.register_hooks(pack, unpack))
+        y.sum().backward()
+    return Observation(
+        holds=error == "no error" and calls == ["pack", "unpack"],
+        rule="holds if register_hooks on one saved tensor (grad_fn._raw_saved_self) works "
+        "inside the block and its pack and unpack hooks both run",
+        measurements=(
+            Measurement("st-per-tensor-hooks-error", error, "text"),
+            Measurement("st-per-tensor-hook-calls", ", ".join(calls), "text"),
+        ),
+    )
+
+
+def _saved_in_graph(root: Any) -> tuple[int, int]:
+    """Saved tensors reachable from ``root``: how many, and the bytes of distinct storages."""
+    import torch
+
+    seen: set[int] = set()
+    count = 0
+    storages: dict[int, int] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        for name in dir(node):
+            if name.startswith("_saved_"):
+                value = getattr(node, name)
+                if isinstance(value, torch.Tensor):
+                    count += 1
+                    storage = value.untyped_storage()
+                    storages[storage.data_ptr()] = storage.nbytes()
+        stack.extend(fn for fn, _ in node.next_functions)
+    return count, sum(storages.values())
+
+
+def probe_disable_stops_saving(device: Device) -> Observation:
+    model, batch = ffn_model(device), ffn_batch(device)
+    count_default, bytes_default = _saved_in_graph(_forward("default", model, batch).grad_fn)
+    count_disable, bytes_disable = _saved_in_graph(_forward("disable", model, batch).grad_fn)
+    return Observation(
+        holds=count_disable < count_default or bytes_disable < bytes_default,
+        rule="holds if the graph built inside the block holds fewer saved tensors, or fewer "
+        "bytes of them, than the same forward outside (read through grad_fn._saved_*)",
+        measurements=(
+            Measurement("st-graph-saved-tensors-default", count_default, "count"),
+            Measurement("st-graph-saved-tensors-disable", count_disable, "count"),
+            Measurement("st-graph-saved-bytes-default", bytes_default, "bytes"),
+            Measurement("st-graph-saved-bytes-disable", bytes_disable, "bytes"),
+        ),
+    )
+
+
+def probe_disable_breaks_gradients(device: Device) -> Observation:
+    import torch
+
+    model, batch = ffn_model(device), ffn_batch(device)
+    model(batch).mean().backward()
+    reference = [p.grad.clone() for p in model.parameters()]
+    _clear_grads(model)
+    error = _error(lambda: _forward("disable", model, batch).backward())
+    pairs = list(zip(model.parameters(), reference, strict=True))
+    equal = error == "no error" and all(torch.equal(p.grad, r) for p, r in pairs)
+    close = error == "no error" and all(
+        torch.allclose(p.grad, r, rtol=1e-6, atol=0.0) for p, r in pairs
+    )
+    return Observation(
+        holds=error != "no error" or not close,
+        rule="holds if backward through a loss computed inside the block raises, or gives "
+        "gradients that differ from the ones computed outside by more than 1e-6 relative",
+        measurements=(
+            Measurement("st-backward-after-disable", error, "text"),
+            Measurement("st-gradients-equal-with-disable", equal, "bool"),
+        ),
+    )
+
+
+def probe_disable_reduces_memory(device: Device) -> Observation:
+    default, disable = _compare("disable", device)
+    held = _ratio(disable.marks["forward"], default.marks["forward"])
+    peak = _ratio(disable.peak, default.peak)
+    return Observation(
+        holds=held < 1 - _RULE_MARGIN or peak < 1 - _RULE_MARGIN,
+        rule="holds if, on the same model, the memory held after forward or the peak over "
+        "forward and backward is at least 1% lower inside the block than outside",
+        measurements=(
+            Measurement("st-held-disable", disable.marks["forward"], "bytes"),
+            Measurement("st-peak-disable", disable.peak, "bytes"),
+            Measurement("st-disable-held-ratio", held, "ratio"),
+            Measurement("st-disable-peak-ratio", peak, "ratio"),
+        ),
+    )
+
+
+def _article_loop(steps: int, device: Device) -> None:
+    """Repeated small products on tensors that don't require grad."""
+    import torch
+
+    for _ in range(steps):
+        x = torch.rand(64, 64, device=device)
+        x.mm(x).sum()
+
+
+def probe_disable_reduces_compute(device: Device) -> Observation:
+    from torch.autograd.graph import disable_saved_tensors_hooks
+
+    model, batch = ffn_model(device), ffn_batch(device)
+    _forward("default", model, batch).backward()  # warm-up
+    _article_loop(1, device)
+    _clear_grads(model)
+    _, step_default = count_work(lambda: _forward("default", model, batch).backward())
+    _clear_grads(model)
+    _, step_disable = count_work(lambda: _forward("disable", model, batch).backward())
+
+    def loop_disable() -> None:
+        with disable_saved_tensors_hooks(MESSAGE):
+            _article_loop(50, device)
+
+    _, loop_default = count_work(lambda: _article_loop(50, device))
+    _, loop_disable_work = count_work(loop_disable)
+    fewer = (
+        step_disable.ops < step_default.ops
+        or step_disable.flops < step_default.flops
+        or loop_disable_work.ops < loop_default.ops
+        or loop_disable_work.flops < loop_default.flops
+    )
+    return Observation(
+        holds=fewer,
+        rule="holds if, inside the block, a training step of the model or a loop of 50 "
+        "grad-free matrix products runs fewer ATen operators or fewer FLOPs (as counted "
+        "by the profiler) than outside",
+        measurements=(
+            Measurement("st-step-ops-default", step_default.ops, "count"),
+            Measurement("st-step-ops-disable", step_disable.ops, "count"),
+            Measurement("st-step-flops-default", step_default.flops, "count"),
+            Measurement("st-step-flops-disable", step_disable.flops, "count"),
+            Measurement("st-loop-ops-default", loop_default.ops, "count"),
+            Measurement("st-loop-ops-disable", loop_disable_work.ops, "count"),
+            Measurement("st-loop-flops-default", loop_default.flops, "count"),
+            Measurement("st-loop-flops-disable", loop_disable_work.flops, "count"),
+        ),
+    )
+
+
+def probe_func_forbids_hooks(device: Device) -> Observation:
+    import torch
+
+    def f(t: Any) -> Any:
+        return (t.sin() * t).sum()
+
+    x = torch.ones(3, device=device)
+    outside = _error(lambda: torch.func.grad(f)(x))
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        inside = _error(lambda: torch.func.grad(f)(x))
+
+    def register() -> None:
+        with torch.autograd.graph.saved_tensors_hooks(lambda u: u, lambda u: u):
+            pass
+
+    def hooks_in_transform(t: Any) -> Any:
+        found["inner"] = _error(register)
+        return f(t)
+
+    found: dict[str, str] = {}
+    torch.func.grad(hooks_in_transform)(x)
+    return Observation(
+        holds=outside == "no error"
+        and inside.startswith("RuntimeError")
+        and "saved tensor hooks" in inside
+        and found["inner"] == inside,
+        rule="holds if torch.func.grad works outside hooks, raises a RuntimeError about saved "
+        "tensor hooks inside saved_tensors_hooks, and raises the same error when a "
+        "function being transformed registers hooks",
+        measurements=(
+            Measurement("st-func-grad-in-hooks", inside, "exception"),
+            Measurement("st-hooks-in-func-grad", found["inner"], "exception"),
+        ),
+    )
+
+
+# -- tools that reduce memory ----------------------------------------------------------------
+
+
+def _holds_nothing(variant: str, device: Device) -> Observation:
+    default, other = _compare(variant, device)
+    ratio = _ratio(other.marks["forward"], default.marks["forward"])
+    return Observation(
+        holds=ratio < _RULE_MARGIN,
+        rule=f"holds if the memory held after a forward under {variant} is less than 1% of "
+        "what the default forward holds",
+        measurements=(
+            Measurement(f"st-held-{variant}", other.marks["forward"], "bytes"),
+            Measurement(f"st-peak-{variant}", other.peak, "bytes"),
+            Measurement(f"st-{variant}-held-ratio", ratio, "ratio"),
+        ),
+    )
+
+
+def probe_no_grad(device: Device) -> Observation:
+    return _holds_nothing("no-grad", device)
+
+
+def probe_inference_mode(device: Device) -> Observation:
+    return _holds_nothing("inference-mode", device)
+
+
+def probe_save_on_cpu_gpu(device: Device) -> Observation:
+    default, offload = _compare("save-on-cpu", device)
+    held = _ratio(offload.marks["forward"], default.marks["forward"])
+    return Observation(
+        holds=held < 0.05,
+        rule="holds if the GPU memory held after forward under save_on_cpu is less than 5% "
+        "of the default's",
+        measurements=(
+            Measurement("st-gpu-held-save-on-cpu", offload.marks["forward"], "bytes"),
+            Measurement("st-gpu-peak-save-on-cpu", offload.peak, "bytes"),
+            Measurement("st-save-on-cpu-gpu-held-ratio", held, "ratio"),
+            Measurement(
+                "st-save-on-cpu-gpu-peak-ratio", _ratio(offload.peak, default.peak), "ratio"
+            ),
+        ),
+    )
+
+
+def probe_save_on_cpu_cpu(device: Device) -> Observation:
+    default, offload = _compare("save-on-cpu", device)
+    held = _ratio(offload.marks["forward"], default.marks["forward"])
+    return Observation(
+        holds=abs(held - 1) < _RULE_MARGIN,
+        rule="holds if, for a model on the CPU, the memory held after forward under "
+        "save_on_cpu is within 1% of the default's",
+        measurements=(
+            Measurement("st-held-save-on-cpu", offload.marks["forward"], "bytes"),
+            Measurement("st-peak-save-on-cpu", offload.peak, "bytes"),
+            Measurement("st-save-on-cpu-held-ratio", held, "ratio"),
+        ),
+    )
+
+
+def probe_checkpoint_memory(device: Device) -> Observation:
+    default, ckpt = _compare("checkpoint", device)
+    held = _ratio(ckpt.marks["forward"], default.marks["forward"])
+    peak = _ratio(ckpt.peak, default.peak)
+    return Observation(
+        holds=held < 0.25 and peak < 1,
+        rule="holds if, with each block checkpointed (use_reentrant=False), the memory held "
+        "after forward is under 25% of the default's and the peak over forward and "
+        "backward is lower",
+        measurements=(
+            Measurement("st-held-checkpoint", ckpt.marks["forward"], "bytes"),
+            Measurement("st-peak-checkpoint", ckpt.peak, "bytes"),
+            Measurement("st-checkpoint-held-ratio", held, "ratio"),
+            Measurement("st-checkpoint-peak-ratio", peak, "ratio"),
+        ),
+    )
+
+
+def probe_checkpoint_recomputes(device: Device) -> Observation:
+    model, batch = ffn_model(device), ffn_batch(device)
+    _forward("checkpoint", model, batch).backward()  # warm-up
+    _clear_grads(model)
+    _, forward = count_work(lambda: _forward("default", model, batch))
+    _, default = count_work(lambda: _forward("default", model, batch).backward())
+    _clear_grads(model)
+    _, ckpt = count_work(lambda: _forward("checkpoint", model, batch).backward())
+    extra = ckpt.flops - default.flops
+    return Observation(
+        holds=extra == forward.flops,
+        rule="holds if forward and backward with every block checkpointed count exactly one "
+        "forward pass more FLOPs than without (profiler FLOP counts)",
+        measurements=(
+            Measurement("st-forward-flops", forward.flops, "count"),
+            Measurement("st-step-flops-checkpoint", ckpt.flops, "count"),
+            Measurement("st-checkpoint-flops-ratio", _ratio(ckpt.flops, default.flops), "ratio"),
+        ),
+    )
+
+
+def probe_del_unsaved(device: Device) -> Observation:
+    import torch
+
+    def run(mark: Any) -> int:
+        x = torch.randn(512, 512, device=device, requires_grad=True)
+        y = x.mm(x.detach())  # the product's output is saved by nobody
+        z: Any = y.sum()
+        mark("before")
+        nbytes = y.nbytes
+        del y
+        mark("after")
+        z.backward()
+        return nbytes
+
+    nbytes, trace = trace_memory(run, device)
+    freed = trace.marks["before"] - trace.marks["after"]
+    return Observation(
+        holds=freed >= nbytes,
+        rule="holds if deleting the only Python reference to an output no backward node "
+        "saved frees at least its bytes",
+        measurements=(
+            Measurement("st-del-unsaved-bytes", nbytes, "bytes"),
+            Measurement("st-del-unsaved-freed", freed, "bytes"),
+        ),
+    )
+
+
+def probe_del_saved(device: Device) -> Observation:
+    import torch
+
+    def run(mark: Any) -> int:
+        x = torch.randn(512, 512, device=device, requires_grad=True)
+        y = x.exp()  # ExpBackward0 saves y
+        s = y.sum()
+        mark("output")
+        nbytes = y.nbytes
+        del y
+        mark("output-deleted")
+        a = torch.randn(512, 512, device=device, requires_grad=True)
+        b = a.sin()  # SinBackward0 saves a; the graph keeps the leaf a
+        t: Any = b.sum()
+        mark("input")
+        del a
+        mark("input-deleted")
+        (s + t).backward()
+        return nbytes
+
+    nbytes, trace = trace_memory(run, device)
+    output_freed = trace.marks["output"] - trace.marks["output-deleted"]
+    input_freed = trace.marks["input"] - trace.marks["input-deleted"]
+    return Observation(
+        holds=output_freed >= nbytes // 2 or input_freed >= nbytes // 2,
+        rule="holds if deleting the Python name of a saved output (of exp) or of a saved "
+        "leaf input (of sin) before backward frees at least half of its bytes",
+        measurements=(
+            Measurement("st-del-saved-tensor-bytes", nbytes, "bytes"),
+            Measurement("st-del-saved-output-freed", output_freed, "bytes"),
+            Measurement("st-del-saved-input-freed", input_freed, "bytes"),
+        ),
+    )
+
+
+def _forward_keeping_references(model: Any, batch: Any) -> tuple[Any, list[Any]]:
+    """The default forward, with a list that references every module's output."""
+    outputs = []
+    hidden = batch
+    for block in model:
+        for layer in block:
+            hidden = layer(hidden)
+            outputs.append(hidden)
+    return hidden.mean(), outputs
+
+
+def probe_del_references(device: Device) -> Observation:
+    model, batch = ffn_model(device), ffn_batch(device)
+    default = _trace_step("default", model, batch, device)
+
+    def keep(mark: Any) -> None:
+        loss, outputs = _forward_keeping_references(model, batch)
+        mark("forward")
+        loss.backward()
+        del outputs
+
+    def delete(mark: Any) -> None:
+        loss, outputs = _forward_keeping_references(model, batch)
+        mark("forward")
+        del outputs
+        mark("deleted")
+        loss.backward()
+
+    keep(lambda name: None)
+    _clear_grads(model)
+    _, kept = trace_memory(keep, device)
+    _clear_grads(model)
+    _, deleted = trace_memory(delete, device)
+    _clear_grads(model)
+    ratio = _ratio(deleted.marks["deleted"], default.marks["forward"])
+    return Observation(
+        holds=kept.marks["forward"] > deleted.marks["deleted"]
+        and abs(ratio - 1) < _RULE_MARGIN
+        and kept.peak > deleted.peak,
+        rule="holds if deleting a list that references every module's output before backward "
+        "lowers the held memory and the peak, but only back to within 1% of what the "
+        "default forward holds",
+        measurements=(
+            Measurement("st-held-keep-references", kept.marks["forward"], "bytes"),
+            Measurement("st-held-after-del", deleted.marks["deleted"], "bytes"),
+            Measurement("st-peak-keep-references", kept.peak, "bytes"),
+            Measurement("st-peak-del-references", deleted.peak, "bytes"),
+            Measurement("st-del-references-held-ratio", ratio, "ratio"),
+        ),
+    )
+
+
+def probe_del_reduces_compute(device: Device) -> Observation:
+    model, batch = ffn_model(device), ffn_batch(device)
+    _forward("default", model, batch).backward()  # warm-up
+    _clear_grads(model)
+    loss, outputs = _forward_keeping_references(model, batch)
+    _, kept = count_work(loss.backward)
+    _clear_grads(model)
+    loss, outputs = _forward_keeping_references(model, batch)
+    del outputs
+    _, deleted = count_work(loss.backward)
+    return Observation(
+        holds=deleted.ops < kept.ops or deleted.flops < kept.flops,
+        rule="holds if backward runs fewer ATen operators or FLOPs after the references to "
+        "the intermediates were deleted than with them kept",
+        measurements=(
+            Measurement("st-backward-ops-kept", kept.ops, "count"),
+            Measurement("st-backward-ops-deleted", deleted.ops, "count"),
+            Measurement("st-backward-flops-kept", kept.flops, "count"),
+            Measurement("st-backward-flops-deleted", deleted.flops, "count"),
+        ),
+    )
+
+
+# -- the article's code, reproduced with our own minimal code (review page) --------------------
+
+
+def probe_unindented_with(device: Device) -> Observation:
+    source = "import contextlib\nwith contextlib.suppress(KeyError):\n# a comment\nvalue = 1\n"
+    error = _error(lambda: compile(source, "<flattened>", "exec"))
+    return Observation(
+        holds=error.startswith(
+            "IndentationError: expected an indented block after 'with' statement"
+        ),
+        rule="holds if compiling a with statement whose body lost its indentation raises "
+        "IndentationError before anything runs",
+        measurements=(Measurement("st-flattened-with-error", error, "exception"),),
+    )
+
+
+def probe_unindented_def(device: Device) -> Observation:
+    source = "def double(value):\nreturn 2 * value\n"
+    error = _error(lambda: compile(source, "<flattened>", "exec"))
+    return Observation(
+        holds=error.startswith(
+            "IndentationError: expected an indented block after function definition"
+        ),
+        rule="holds if compiling a function definition whose body lost its indentation "
+        "raises IndentationError",
+        measurements=(Measurement("st-flattened-def-error", error, "exception"),),
+    )
+
+
+def probe_rand_backward_after_del(device: Device) -> Observation:
+    import torch
+
+    x = torch.rand(256, 256, device=device)
+    y = x.mm(x)
+    z = y.sum()
+    del x, y
+    error = _error(z.backward)
+    return Observation(
+        holds=error == "no error",
+        rule="holds if z = torch.rand(...) multiplied by itself and summed can be "
+        "backpropagated after deleting x and y",
+        measurements=(Measurement("st-rand-backward-after-del", error, "exception"),),
+    )
+
+
+def _pool_task(t: Any, delay_s: float = 0.0) -> float:
+    """A worker's job: wait ``delay_s``, then sum ``t @ t`` (module level, so Pool can pickle
+    it)."""
+    import time
+
+    time.sleep(delay_s)
+    return float(t.mm(t).sum())
+
+
+def probe_pool_shares_without_copy(device: Device) -> Observation:
+    import multiprocessing
+
+    import torch
+
+    x: Any = torch.rand(256, 256)
+    before = x.untyped_storage().data_ptr()
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        result = pool.apply(_pool_task, (x,))
+    moved = x.untyped_storage().data_ptr() != before
+    shared = x.is_shared()
+    same = abs(result - float(x.mm(x).sum())) <= 1e-3 * abs(result)
+    return Observation(
+        holds=not moved and same,
+        rule="holds if, after a Pool worker received the tensor and returned its result, the "
+        "tensor's storage is still the block it had before (no copy was made)",
+        measurements=(
+            Measurement("st-pool-storage-moved", moved, "bool"),
+            Measurement("st-pool-tensor-is-shared", shared, "bool"),
+            Measurement("st-pool-result-correct", same, "bool"),
+        ),
+    )
+
+
+def probe_pool_result_after_with(device: Device) -> Observation:
+    import multiprocessing
+
+    import torch
+
+    x = torch.rand(64, 64)
+    pool_context = multiprocessing.get_context("fork")
+    with pool_context.Pool(1) as pool:
+        inside = pool.apply_async(_pool_task, (x, 0.1))
+        inside_error = _error(lambda: inside.get(timeout=5))
+    with pool_context.Pool(1) as pool:
+        pending = pool.apply_async(_pool_task, (x, 0.1))
+    ready = pending.ready()
+    error = _error(lambda: pending.get(timeout=1))
+    return Observation(
+        holds=error == "no error",
+        rule="holds if a job that takes 0.1 s, requested with apply_async inside `with "
+        "Pool()`, can be fetched within 1 s after the block ends (the same job fetched "
+        "inside the block is the control)",
+        measurements=(
+            Measurement("st-pool-get-inside-with", inside_error, "text"),
+            Measurement("st-pool-ready-after-with", ready, "bool"),
+            Measurement("st-pool-get-after-with", error, "exception"),
+        ),
+    )
+
+
+def probe_numpy_rand_memory(device: Device) -> Observation:
+    import numpy as np
+    import torch
+
+    a = np.random.default_rng(0).random((512, 512))
+    legacy = np.random.rand(512, 512)
+    t = torch.rand(512, 512)
+    return Observation(
+        holds=legacy.nbytes <= t.nbytes,
+        rule="holds if np.random.rand(512, 512) takes no more bytes than torch.rand(512, 512)",
+        measurements=(
+            Measurement("st-numpy-rand-bytes", int(legacy.nbytes), "bytes"),
+            Measurement("st-numpy-rand-dtype", str(legacy.dtype), "dtype"),
+            Measurement("st-numpy-generator-dtype", str(a.dtype), "dtype"),
+            Measurement("st-torch-rand-bytes", t.nbytes, "bytes"),
+            Measurement("st-torch-rand-dtype", str(t.dtype), "dtype"),
+            Measurement("st-numpy-torch-bytes-ratio", _ratio(legacy.nbytes, t.nbytes), "ratio"),
+        ),
+    )
+
+
+# -- vocabulary ------------------------------------------------------------------------------
+
+_DISABLE = ("disable_saved_tensors_hooks",)
+_REDUCE_MEMORY = Vocabulary(
+    subjects=_DISABLE,
+    predicates={
+        "en": ("reduc", "save memory", "less memory", "lower memory"),
+        "ja": ("メモリ使用量", "削減", "節約", "減ら", "抑え"),
+        "ko": ("메모리", "줄이", "절약", "감소"),
+    },
+)
+_REDUCE_COMPUTE = Vocabulary(
+    subjects=_DISABLE,
+    predicates={
+        "en": ("compute", "faster", "speed"),
+        "ja": ("計算コスト", "高速", "削減"),
+        "ko": ("계산 비용", "연산", "빠르"),
+    },
+)
+
+CLAIMS = (
+    # what autograd saves
+    Claim(
+        id="saved-tensors/graph-needs-requires-grad",
+        statement="Autograd records an operation only when one of its inputs requires grad; "
+        "otherwise nothing is saved and backward raises the same error with or "
+        "without disable_saved_tensors_hooks.",
+        expect=Expect.HOLDS,
+        probe=probe_graph_needs_requires_grad,
+        measures=(
+            "st-grad-fn-with-requires-grad",
+            "st-grad-fn-without-requires-grad",
+            "st-packs-without-requires-grad",
+            "st-backward-error-plain",
+            "st-backward-error-in-disable",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("requires_grad", "grad_fn"),
+            predicates={
+                "en": ("record", "graph"),
+                "ja": ("記録", "計算グラフ"),
+                "ko": ("기록", "그래프"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/some-ops-save-their-output",
+        statement="exp, tanh, sigmoid and relu save their output for backward, not their input.",
+        expect=Expect.HOLDS,
+        probe=probe_output_savers,
+        measures=(
+            "st-exp-saves-output",
+            "st-tanh-saves-output",
+            "st-sigmoid-saves-output",
+            "st-relu-saves-output",
+        ),
+    ),
+    Claim(
+        id="saved-tensors/some-ops-save-their-input",
+        statement="sin, gelu and pow save their input for backward, not their output.",
+        expect=Expect.HOLDS,
+        probe=probe_input_savers,
+        measures=("st-sin-saves-input", "st-gelu-saves-input", "st-pow-saves-input"),
+    ),
+    Claim(
+        id="saved-tensors/saves-only-what-backward-needs",
+        statement="An operation saves only what its backward formula needs: add saves no "
+        "tensor; mul and mm save the other operand of each input that requires "
+        "grad.",
+        expect=Expect.HOLDS,
+        probe=probe_saves_what_backward_needs,
+        measures=(
+            "st-add-packs",
+            "st-mul-packs-both-require-grad",
+            "st-mul-packs-one-requires-grad",
+            "st-mm-packs-both-require-grad",
+            "st-mm-packs-one-requires-grad",
+        ),
+    ),
+    Claim(
+        id="saved-tensors/myth-saving-copies-tensors",
+        statement="Saving a tensor for backward copies it, which costs memory and time.",
+        expect=Expect.FAILS,
+        probe=probe_saving_copies,
+        measures=(
+            "st-saved-output-shares-storage",
+            "st-saved-input-shares-storage",
+            "st-exp-allocated-bytes",
+            "st-exp-output-bytes",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("autograd", "grad_fn"),
+            predicates={
+                "en": ("copy", "copies", "compute cost"),
+                "ja": ("コピー", "複製", "計算コスト"),
+                "ko": ("복사", "계산 비용"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/myth-autograd-saves-every-intermediate",
+        statement="Autograd keeps every intermediate tensor of the forward pass for backward.",
+        expect=Expect.FAILS,
+        probe=probe_saves_every_intermediate,
+        measures=(
+            "st-chain-intermediates",
+            "st-chain-intermediates-saved",
+            "st-chain-intermediate-bytes",
+            "st-chain-saved-bytes",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("autograd", "computational graph", "計算グラフ", "계산 그래프"),
+            predicates={
+                "en": ("every intermediate", "all intermediate", "all tensors"),
+                "ja": ("すべてのテンソル", "中間結果を含む"),
+                "ko": ("모든 텐서", "모든 중간"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/backward-frees-saved-tensors",
+        statement="Backward frees the saved tensors it used, even while the graph is still "
+        "referenced; reading one afterwards raises an error.",
+        expect=Expect.HOLDS,
+        probe=probe_backward_frees_saved,
+        measures=(
+            "st-held-before-backward",
+            "st-held-after-backward",
+            "st-gradient-bytes",
+            "st-saved-after-backward-error",
+        ),
+    ),
+    # measuring
+    Claim(
+        id="saved-tensors/held-memory-is-the-saved-activations",
+        statement="After forward, the memory a model holds is the activations its operations "
+        "saved for backward, as counted by pack hooks.",
+        expect=Expect.HOLDS,
+        probe=probe_held_equals_saved_activations,
+        measures=(
+            "st-saved-packs",
+            "st-saved-activation-bytes",
+            "st-saved-all-bytes",
+            "st-held-default",
+            "st-peak-default",
+        ),
+    ),
+    Claim(
+        id="saved-tensors/cuda-first-matmul-keeps-workspace",
+        statement="On CUDA, the first matrix product leaves a cuBLAS workspace allocated beyond "
+        "its result; later products allocate only their result.",
+        expect=Expect.HOLDS,
+        probe=probe_cuda_workspace,
+        devices=("cuda",),
+        measures=("st-cuda-first-mm-extra-bytes", "st-cuda-second-mm-extra-bytes"),
+    ),
+    # saved_tensors_hooks
+    Claim(
+        id="saved-tensors/pack-in-forward-unpack-in-backward",
+        statement="A pack hook runs in forward for every tensor saved; the unpack hook runs "
+        "only in backward, once per packed tensor.",
+        expect=Expect.HOLDS,
+        probe=probe_pack_unpack_timing,
+        measures=(
+            "st-packs-after-forward",
+            "st-unpacks-after-forward",
+            "st-unpacks-after-backward",
+        ),
+        vocabulary=Vocabulary(subjects=("saved_tensors_hooks", "pack_hook", "unpack_hook")),
+    ),
+    Claim(
+        id="saved-tensors/bf16-hooks-halve-held-memory",
+        statement="Pack hooks that store activations in bfloat16 halve the memory held "
+        "after forward, at the cost of slightly different gradients.",
+        expect=Expect.HOLDS,
+        probe=probe_bf16_compression,
+        measures=("st-held-bf16-hooks", "st-bf16-held-ratio", "st-bf16-gradient-error"),
+    ),
+    # disable_saved_tensors_hooks
+    Claim(
+        id="saved-tensors/disable-requires-error-message",
+        statement="disable_saved_tensors_hooks has a required argument, error_message: "
+        "calling it without one raises TypeError.",
+        expect=Expect.HOLDS,
+        probe=probe_disable_requires_message,
+        devices=("cpu",),
+        measures=("st-disable-without-message",),
+        vocabulary=Vocabulary(
+            subjects=_DISABLE,
+            predicates={
+                "en": ("argument", "error_message"),
+                "ja": ("引数", "error_message"),
+                "ko": ("인수", "인자", "error_message"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/disable-is-a-context-manager",
+        statement="disable_saved_tensors_hooks(message) works as a context manager and as a "
+        "decorator; operations inside still record a graph.",
+        expect=Expect.HOLDS,
+        probe=probe_disable_context_and_decorator,
+        devices=("cpu",),
+        measures=(
+            "st-hooks-in-with-block",
+            "st-hooks-in-decorated-function",
+            "st-hooks-after-block",
+        ),
+        vocabulary=Vocabulary(
+            subjects=_DISABLE,
+            predicates={
+                "en": ("context manager", "decorator"),
+                "ja": ("コンテキストマネージャ", "デコレータ"),
+                "ko": ("컨텍스트 매니저", "데코레이터"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/disable-forbids-default-hooks",
+        statement="Inside disable_saved_tensors_hooks, entering saved_tensors_hooks or "
+        "save_on_cpu raises RuntimeError with the given error_message.",
+        expect=Expect.HOLDS,
+        probe=probe_disable_forbids_default_hooks,
+        measures=("st-saved-tensors-hooks-in-disable", "st-save-on-cpu-in-disable"),
+        vocabulary=Vocabulary(
+            subjects=_DISABLE,
+            predicates={
+                "en": ("raise", "error", "forbid"),
+                "ja": ("エラー", "禁止"),
+                "ko": ("오류", "에러", "금지"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/disable-forbids-nonreentrant-checkpoint",
+        statement="Inside disable_saved_tensors_hooks, checkpoint(use_reentrant=False) raises "
+        "the block's RuntimeError; checkpoint(use_reentrant=True) still runs.",
+        expect=Expect.HOLDS,
+        probe=probe_disable_forbids_checkpoint,
+        measures=("st-nonreentrant-checkpoint-in-disable", "st-reentrant-checkpoint-in-disable"),
+        vocabulary=Vocabulary(subjects=(*_DISABLE, "checkpoint")),
+    ),
+    Claim(
+        id="saved-tensors/disable-fails-inside-active-hooks",
+        statement="Entering disable_saved_tensors_hooks while saved_tensors_hooks are active "
+        "raises RuntimeError with its error_message.",
+        expect=Expect.HOLDS,
+        probe=probe_disable_inside_active_hooks,
+        measures=("st-disable-inside-hooks", "st-hooks-after-failed-entry"),
+    ),
+    Claim(
+        id="saved-tensors/disable-nests-and-restores",
+        statement="Nested disable_saved_tensors_hooks blocks apply the innermost message and "
+        "restore the outer one on exit.",
+        expect=Expect.HOLDS,
+        probe=probe_disable_nesting,
+        devices=("cpu",),
+        measures=("st-nested-inner-error", "st-nested-outer-error", "st-after-nested-blocks"),
+    ),
+    Claim(
+        id="saved-tensors/disable-is-thread-local",
+        statement="disable_saved_tensors_hooks affects only the thread that enters it.",
+        expect=Expect.HOLDS,
+        probe=probe_disable_thread_local,
+        devices=("cpu",),
+        measures=("st-hooks-in-other-thread", "st-hooks-in-this-thread"),
+    ),
+    Claim(
+        id="saved-tensors/disable-allows-per-tensor-hooks",
+        statement="disable_saved_tensors_hooks does not block hooks registered on one saved "
+        "tensor through grad_fn._raw_saved_*.register_hooks.",
+        expect=Expect.HOLDS,
+        probe=probe_disable_per_tensor_hooks,
+        devices=("cpu",),
+        measures=("st-per-tensor-hooks-error", "st-per-tensor-hook-calls"),
+    ),
+    Claim(
+        id="saved-tensors/myth-disable-stops-saving",
+        statement="Inside disable_saved_tensors_hooks, autograd stops saving intermediate "
+        "results for backward.",
+        expect=Expect.FAILS,
+        probe=probe_disable_stops_saving,
+        measures=(
+            "st-graph-saved-tensors-default",
+            "st-graph-saved-tensors-disable",
+            "st-graph-saved-bytes-default",
+            "st-graph-saved-bytes-disable",
+        ),
+        vocabulary=Vocabulary(
+            subjects=_DISABLE,
+            predicates={
+                "en": ("not saved", "stops saving", "no intermediate"),
+                "ja": ("保存されません", "保存されない", "無効化"),
+                "ko": ("저장되지", "비활성화"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/myth-disable-breaks-gradients",
+        statement="Results computed inside disable_saved_tensors_hooks cannot be used to "
+        "compute gradients.",
+        expect=Expect.FAILS,
+        probe=probe_disable_breaks_gradients,
+        measures=("st-backward-after-disable", "st-gradients-equal-with-disable"),
+        vocabulary=Vocabulary(
+            subjects=_DISABLE,
+            predicates={
+                "en": ("cannot be used", "gradient"),
+                "ja": ("勾配計算に使用できない", "勾配計算に使用できません"),
+                "ko": ("기울기", "사용할 수 없"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/myth-disable-reduces-memory",
+        statement="Running a model inside disable_saved_tensors_hooks reduces the memory "
+        "autograd uses.",
+        expect=Expect.FAILS,
+        probe=probe_disable_reduces_memory,
+        measures=(
+            "st-held-disable",
+            "st-peak-disable",
+            "st-disable-held-ratio",
+            "st-disable-peak-ratio",
+        ),
+        vocabulary=_REDUCE_MEMORY,
+    ),
+    Claim(
+        id="saved-tensors/myth-disable-reduces-compute",
+        statement="Running code inside disable_saved_tensors_hooks reduces its compute cost.",
+        expect=Expect.FAILS,
+        probe=probe_disable_reduces_compute,
+        measures=(
+            "st-step-ops-default",
+            "st-step-ops-disable",
+            "st-step-flops-default",
+            "st-step-flops-disable",
+            "st-loop-ops-default",
+            "st-loop-ops-disable",
+            "st-loop-flops-default",
+            "st-loop-flops-disable",
+        ),
+        vocabulary=_REDUCE_COMPUTE,
+    ),
+    Claim(
+        id="saved-tensors/func-transforms-forbid-hooks",
+        statement="torch.func.grad disables saved tensor hooks while it runs: it raises "
+        "inside saved_tensors_hooks, and so does registering hooks inside it.",
+        expect=Expect.HOLDS,
+        probe=probe_func_forbids_hooks,
+        devices=("cpu",),
+        measures=("st-func-grad-in-hooks", "st-hooks-in-func-grad"),
+        vocabulary=Vocabulary(subjects=(*_DISABLE, "torch.func")),
+    ),
+    # tools that reduce memory
+    Claim(
+        id="saved-tensors/no-grad-holds-nothing",
+        statement="Under torch.no_grad(), a forward pass holds no memory for backward.",
+        expect=Expect.HOLDS,
+        probe=probe_no_grad,
+        measures=("st-held-no-grad", "st-peak-no-grad", "st-no-grad-held-ratio"),
+        vocabulary=Vocabulary(
+            subjects=("no_grad",),
+            predicates={
+                "en": ("reduc", "save memory"),
+                "ja": ("削減", "節約"),
+                "ko": ("줄이", "절약"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/inference-mode-holds-nothing",
+        statement="Under torch.inference_mode(), a forward pass holds no memory for backward.",
+        expect=Expect.HOLDS,
+        probe=probe_inference_mode,
+        measures=(
+            "st-held-inference-mode",
+            "st-peak-inference-mode",
+            "st-inference-mode-held-ratio",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("inference_mode",),
+            predicates={
+                "en": ("reduc", "save memory"),
+                "ja": ("削減", "節約"),
+                "ko": ("줄이", "절약"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/save-on-cpu-frees-gpu-memory",
+        statement="save_on_cpu moves the tensors saved for backward to host memory: after "
+        "forward they no longer occupy the GPU.",
+        expect=Expect.HOLDS,
+        probe=probe_save_on_cpu_gpu,
+        devices=("cuda",),
+        measures=(
+            "st-gpu-held-save-on-cpu",
+            "st-gpu-peak-save-on-cpu",
+            "st-save-on-cpu-gpu-held-ratio",
+            "st-save-on-cpu-gpu-peak-ratio",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("save_on_cpu",),
+            predicates={
+                "en": ("reduc", "offload"),
+                "ja": ("削減", "オフロード"),
+                "ko": ("줄이", "오프로드"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/save-on-cpu-changes-nothing-on-cpu",
+        statement="For a model that already runs on the CPU, save_on_cpu does not change the "
+        "memory held for backward.",
+        expect=Expect.HOLDS,
+        probe=probe_save_on_cpu_cpu,
+        devices=("cpu",),
+        measures=("st-held-save-on-cpu", "st-peak-save-on-cpu", "st-save-on-cpu-held-ratio"),
+    ),
+    Claim(
+        id="saved-tensors/checkpoint-holds-only-block-inputs",
+        statement="Non-reentrant activation checkpointing keeps each block's input instead of "
+        "its activations after forward, and lowers the peak of forward and backward.",
+        expect=Expect.HOLDS,
+        probe=probe_checkpoint_memory,
+        measures=(
+            "st-held-checkpoint",
+            "st-peak-checkpoint",
+            "st-checkpoint-held-ratio",
+            "st-checkpoint-peak-ratio",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("checkpoint",),
+            predicates={
+                "en": ("reduc", "save memory"),
+                "ja": ("削減", "節約"),
+                "ko": ("줄이", "절약"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/checkpoint-recomputes-forward",
+        statement="Activation checkpointing pays for its memory saving by running each "
+        "checkpointed forward a second time during backward.",
+        expect=Expect.HOLDS,
+        probe=probe_checkpoint_recomputes,
+        devices=("cpu",),
+        measures=("st-forward-flops", "st-step-flops-checkpoint", "st-checkpoint-flops-ratio"),
+    ),
+    Claim(
+        id="saved-tensors/del-frees-unsaved-intermediate",
+        statement="Deleting the last Python reference to an intermediate that no backward "
+        "node saved frees its memory at once.",
+        expect=Expect.HOLDS,
+        probe=probe_del_unsaved,
+        measures=("st-del-unsaved-bytes", "st-del-unsaved-freed"),
+        vocabulary=Vocabulary(
+            subjects=("del ",),
+            predicates={"en": ("free", "reduc"), "ja": ("削除", "削減"), "ko": ("삭제", "줄이")},
+        ),
+    ),
+    Claim(
+        id="saved-tensors/myth-del-frees-saved-tensor",
+        statement="Deleting a tensor with del before backward frees its memory, even if "
+        "autograd saved it.",
+        expect=Expect.FAILS,
+        probe=probe_del_saved,
+        measures=(
+            "st-del-saved-tensor-bytes",
+            "st-del-saved-output-freed",
+            "st-del-saved-input-freed",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("del ",),
+            predicates={"en": ("free", "reduc"), "ja": ("削除", "削減"), "ko": ("삭제", "줄이")},
+        ),
+    ),
+    Claim(
+        id="saved-tensors/del-references-returns-to-default",
+        statement="Deleting your own references to a model's intermediates before backward "
+        "brings memory back to the default level, not below it.",
+        expect=Expect.HOLDS,
+        probe=probe_del_references,
+        measures=(
+            "st-held-keep-references",
+            "st-held-after-del",
+            "st-peak-keep-references",
+            "st-peak-del-references",
+            "st-del-references-held-ratio",
+        ),
+    ),
+    Claim(
+        id="saved-tensors/myth-del-reduces-compute",
+        statement="Deleting intermediates with del before backward reduces the compute cost "
+        "of backward.",
+        expect=Expect.FAILS,
+        probe=probe_del_reduces_compute,
+        measures=(
+            "st-backward-ops-kept",
+            "st-backward-ops-deleted",
+            "st-backward-flops-kept",
+            "st-backward-flops-deleted",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("del ",),
+            predicates={
+                "en": ("compute", "faster"),
+                "ja": ("計算コスト", "高速"),
+                "ko": ("계산 비용", "빠르"),
+            },
+        ),
+    ),
+    # the article's code (review page)
+    Claim(
+        id="saved-tensors/flattened-with-block-does-not-compile",
+        statement="A with statement whose body lost its indentation does not compile: "
+        "Python raises IndentationError.",
+        expect=Expect.HOLDS,
+        probe=probe_unindented_with,
+        devices=("cpu",),
+        measures=("st-flattened-with-error",),
+    ),
+    Claim(
+        id="saved-tensors/flattened-def-does-not-compile",
+        statement="A function definition whose body lost its indentation does not compile: "
+        "Python raises IndentationError.",
+        expect=Expect.HOLDS,
+        probe=probe_unindented_def,
+        devices=("cpu",),
+        measures=("st-flattened-def-error",),
+    ),
+    Claim(
+        id="saved-tensors/myth-rand-result-backpropagates",
+        statement="A sum computed from torch.rand tensors can be backpropagated after the "
+        "inputs are deleted.",
+        expect=Expect.FAILS,
+        probe=probe_rand_backward_after_del,
+        devices=("cpu",),
+        measures=("st-rand-backward-after-del",),
+        vocabulary=Vocabulary(
+            subjects=("torch.rand",),
+            predicates={
+                "en": ("gradient",),
+                "ja": ("勾配計算に使用できます",),
+                "ko": ("기울기 계산에 사용할 수 있",),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/myth-pool-shares-tensor-without-copy",
+        statement="Handing a CPU tensor to a multiprocessing.Pool worker lets the worker use "
+        "the same memory, without a copy.",
+        expect=Expect.FAILS,
+        probe=probe_pool_shares_without_copy,
+        devices=("cpu",),
+        measures=("st-pool-storage-moved", "st-pool-tensor-is-shared", "st-pool-result-correct"),
+        vocabulary=Vocabulary(
+            subjects=("multiprocessing", "Pool"),
+            predicates={
+                "en": ("reduc", "memory"),
+                "ja": ("別のプロセス", "削減"),
+                "ko": ("다른 프로세스", "줄이"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/myth-pool-result-survives-with",
+        statement="A result requested with apply_async inside `with Pool()` can still be "
+        "fetched after the block ends.",
+        expect=Expect.FAILS,
+        probe=probe_pool_result_after_with,
+        devices=("cpu",),
+        measures=("st-pool-get-inside-with", "st-pool-ready-after-with", "st-pool-get-after-with"),
+        vocabulary=Vocabulary(subjects=("apply_async",)),
+    ),
+    Claim(
+        id="saved-tensors/myth-numpy-rand-saves-memory",
+        statement="Creating the same random matrix with NumPy instead of PyTorch uses less memory.",
+        expect=Expect.FAILS,
+        probe=probe_numpy_rand_memory,
+        devices=("cpu",),
+        measures=(
+            "st-numpy-rand-bytes",
+            "st-numpy-rand-dtype",
+            "st-numpy-generator-dtype",
+            "st-torch-rand-bytes",
+            "st-torch-rand-dtype",
+            "st-numpy-torch-bytes-ratio",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("NumPy", "numpy", "np."),
+            predicates={
+                "en": ("reduc", "less memory"),
+                "ja": ("削減", "メモリ使用量"),
+                "ko": ("줄이", "메모리"),
+            },
+        ),
+    ),
+)
