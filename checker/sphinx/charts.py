@@ -175,9 +175,11 @@ def bar_chart_svg(bars: list[tuple[str, float]]) -> str:
         positions = list(range(len(bars)))[::-1]
         ax.barh(positions, values, height=0.5, color="#4c72b0")
         ax.set_yticks(positions, labels=[""] * len(bars))
+        whole = not unit and all(float(v).is_integer() for v in values)
         for pos, label, value in zip(positions, labels, values, strict=True):
             ax.text(0, pos + 0.28, label, va="bottom", ha="left", fontsize=9)
-            ax.text(value, pos, f" {value:,.1f} {unit}".rstrip(), va="center", fontsize=8)
+            shown = f"{value:,.0f}" if whole else f"{value:,.1f} {unit}".rstrip()
+            ax.text(value, pos, f" {shown}", va="center", fontsize=8)
         ax.set_xlim(0, (max(values) if values else 1) * 1.25 or 1)
         ax.spines[["top", "right", "left"]].set_visible(False)
         ax.tick_params(axis="y", length=0)

@@ -34,6 +34,8 @@ def value(raw: Value, unit: str, lang: str) -> tuple[str, bool]:  # noqa: PLR091
     if unit in ("dtype", "exception", "text"):
         return str(raw), True
     if isinstance(raw, float):
+        if raw and not 1e-3 <= abs(raw) < 1e7:  # tiny or huge: significant digits, not 0.0000
+            return f"{raw:.3g}", False
         return number(raw, lang, digits=4), False
     if isinstance(raw, int):
         return number(raw, lang), False

@@ -1,0 +1,1876 @@
+"""Claims of the page "Automatic mixed precision" (docs/topics/amp.md) and of the review of an
+article about ``torch.cuda.amp.custom_bwd`` (docs/reviews/amp-custom-bwd-article.md).
+
+The page runs every device-aware experiment with an explicit lower-precision dtype, float16
+or bfloat16, on CPU and on CUDA, so that a claim that holds on both devices is measured on
+both. Where autocast's operator lists differ between the two devices (softmax, sums,
+``binary_cross_entropy``), the claims are per device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from checker.claim import Claim, Expect, Vocabulary
+from checker.evidence import Measurement, Observation
+from checker.probes.mixed_precision import (
+    SWEEP_HIGH,
+    SWEEP_LOW,
+    caught_warnings,
+    describe,
+    dtype_name,
+    error_text,
+    matmul_function,
+    matmul_inputs,
+    relative_error,
+    result_dtypes,
+    surviving_gradients,
+)
+from checker.typing import Device
+
+#: Operations autocast runs in the lower-precision dtype on both devices.
+LOWER_PRECISION_OPS = ("mm", "matmul", "bmm", "linear", "conv2d")
+#: Operations autocast runs in float32 on both devices.
+FLOAT32_OPS = ("mse_loss", "l1_loss", "cross_entropy", "binary_cross_entropy_with_logits", "prod")
+#: Operations on no autocast list: they run in their input's dtype.
+FOLLOWING_OPS = ("relu", "gelu", "sigmoid")
+#: Operations CUDA autocast runs in float32 and CPU autocast leaves in their input's dtype.
+DEVICE_DEPENDENT_OPS = ("softmax", "log_softmax", "sum", "exp", "layer_norm")
+
+
+def _low_dtypes() -> tuple[Any, Any]:
+    import torch
+
+    return torch.float16, torch.bfloat16
+
+
+def _matches(found: dict[str, str], wanted: str) -> int:
+    """How many results have the dtype ``wanted``."""
+    return sum(1 for value in found.values() if value == wanted)
+
+
+def _g(value: float) -> str:
+    """A float as text, exactly when that is short, else with six significant digits.
+
+    Text keeps tiny and huge values readable (a number with four decimals would show
+    ``5.96e-08`` as ``0.0000``), and matches what Python prints for exact values such as
+    ``65504.0``.
+    """
+    exact = repr(float(value))
+    return exact if len(exact) <= 16 else f"{value:.6g}"
+
+
+# -- what torch.autocast is ------------------------------------------------------------------
+
+
+def probe_default_dtype(device: Device) -> Observation:
+    import torch
+
+    default = dtype_name(torch.get_autocast_dtype(device))
+    a = torch.ones(4, 4, device=device)
+    with torch.autocast(device):
+        product = dtype_name((a @ a).dtype)
+    expected = {"cpu": "bfloat16", "cuda": "float16"}[device]
+    return Observation(
+        holds=default == expected and product == expected,
+        rule="holds if get_autocast_dtype and the dtype of a matrix product inside "
+        "torch.autocast(device) without dtype are bfloat16 on CPU and float16 on CUDA",
+        measurements=(
+            Measurement("amp-default-dtype", default, "dtype"),
+            Measurement("amp-default-mm-dtype", product, "dtype"),
+        ),
+    )
+
+
+def probe_other_device_autocast(device: Device) -> Observation:
+    import torch
+
+    other = "cuda" if device == "cpu" else "cpu"
+    low = torch.float16 if other == "cuda" else torch.bfloat16
+    a = torch.ones(4, 4, device=device)
+
+    def run() -> tuple[bool, Any]:
+        with torch.autocast(other, dtype=low):
+            return torch.is_autocast_enabled(other), a @ a
+
+    (enabled, product), _ = caught_warnings(run)
+    return Observation(
+        holds=product.dtype != torch.float32,
+        rule="holds if a matrix product of float32 tensors on this device comes out in lower "
+        "precision inside an autocast region opened for the other device type",
+        measurements=(
+            Measurement("amp-other-autocast-device", other, "text"),
+            Measurement("amp-other-autocast-enabled", enabled, "bool"),
+            Measurement("amp-other-autocast-mm-dtype", dtype_name(product.dtype), "dtype"),
+        ),
+    )
+
+
+def probe_cuda_autocast_needs_cuda(device: Device) -> Observation:
+    import torch
+
+    available = torch.cuda.is_available()
+
+    def run() -> bool:
+        with torch.autocast("cuda", dtype=torch.float16):
+            return torch.is_autocast_enabled("cuda")
+
+    enabled, caught = caught_warnings(run)
+    message = next((m for c, m in caught if c == "UserWarning"), "no warning")
+    return Observation(
+        holds=enabled == available and (available or "CUDA is not available" in message),
+        rule="holds if CUDA autocast is enabled exactly when CUDA is available, and warns "
+        "that CUDA is not available when it disables itself",
+        measurements=(
+            Measurement("amp-cuda-available", available, "bool"),
+            Measurement("amp-cuda-autocast-enabled", enabled, "bool"),
+            Measurement("amp-cuda-autocast-warning", message, "text"),
+        ),
+    )
+
+
+# -- which operations change precision -----------------------------------------------------
+
+
+def probe_lower_precision_ops(device: Device) -> Observation:
+    import torch
+
+    f16, bf16 = _low_dtypes()
+    as_f16 = result_dtypes(device, LOWER_PRECISION_OPS, torch.float32, f16)
+    as_bf16 = result_dtypes(device, LOWER_PRECISION_OPS, torch.float32, bf16)
+    outside = result_dtypes(device, LOWER_PRECISION_OPS, torch.float32, None)
+    total = len(LOWER_PRECISION_OPS)
+    return Observation(
+        holds=_matches(as_f16, "float16") == total
+        and _matches(as_bf16, "bfloat16") == total
+        and _matches(outside, "float32") == total,
+        rule="holds if every listed operation on float32 inputs returns float16 under float16 "
+        "autocast, bfloat16 under bfloat16 autocast, and float32 outside autocast",
+        measurements=(
+            Measurement("amp-lower-ops", ", ".join(LOWER_PRECISION_OPS), "text"),
+            Measurement("amp-lower-ops-count", total, "count"),
+            Measurement("amp-lower-as-float16", _matches(as_f16, "float16"), "count"),
+            Measurement("amp-lower-as-bfloat16", _matches(as_bf16, "bfloat16"), "count"),
+            Measurement("amp-lower-outside-float32", _matches(outside, "float32"), "count"),
+            Measurement("amp-lower-float16-results", describe(as_f16), "text"),
+        ),
+    )
+
+
+def probe_float32_ops(device: Device) -> Observation:
+    f16, bf16 = _low_dtypes()
+    from_f16 = result_dtypes(device, FLOAT32_OPS, f16, f16)
+    from_bf16 = result_dtypes(device, FLOAT32_OPS, bf16, bf16)
+    total = len(FLOAT32_OPS)
+    return Observation(
+        holds=_matches(from_f16, "float32") == total and _matches(from_bf16, "float32") == total,
+        rule="holds if every listed operation returns float32 under autocast even when its "
+        "inputs are float16 (float16 autocast) or bfloat16 (bfloat16 autocast)",
+        measurements=(
+            Measurement("amp-float32-ops", ", ".join(FLOAT32_OPS), "text"),
+            Measurement("amp-float32-ops-count", total, "count"),
+            Measurement("amp-float32-from-float16", _matches(from_f16, "float32"), "count"),
+            Measurement("amp-float32-from-bfloat16", _matches(from_bf16, "float32"), "count"),
+            Measurement("amp-float32-float16-results", describe(from_f16), "text"),
+        ),
+    )
+
+
+def probe_following_ops(device: Device) -> Observation:
+    import torch
+
+    counts = {}
+    for low in _low_dtypes():
+        name = dtype_name(low)
+        counts[f"amp-follow-{name}-from-float32"] = _matches(
+            result_dtypes(device, FOLLOWING_OPS, torch.float32, low), "float32"
+        )
+        counts[f"amp-follow-{name}-from-{name}"] = _matches(
+            result_dtypes(device, FOLLOWING_OPS, low, low), name
+        )
+    total = len(FOLLOWING_OPS)
+    return Observation(
+        holds=all(n == total for n in counts.values()),
+        rule="holds if, under float16 and bfloat16 autocast, every listed operation returns "
+        "float32 for float32 inputs and the lower-precision dtype for inputs in that dtype",
+        measurements=(
+            Measurement("amp-follow-ops", ", ".join(FOLLOWING_OPS), "text"),
+            Measurement("amp-follow-ops-count", total, "count"),
+            *(Measurement(key, n, "count") for key, n in counts.items()),
+        ),
+    )
+
+
+def probe_relu_lower_precision(device: Device) -> Observation:
+    import torch
+
+    found = result_dtypes(device, ("relu",), torch.float32, torch.float16)
+    return Observation(
+        holds=found["relu"] in ("float16", "bfloat16"),
+        rule="holds if relu of a float32 tensor returns a lower-precision dtype inside "
+        "float16 autocast",
+        measurements=(Measurement("amp-relu-float32-input-dtype", found["relu"], "dtype"),),
+    )
+
+
+def _device_dependent(device: Device) -> tuple[dict[str, str], dict[str, str]]:
+    f16, bf16 = _low_dtypes()
+    return (
+        result_dtypes(device, DEVICE_DEPENDENT_OPS, f16, f16),
+        result_dtypes(device, DEVICE_DEPENDENT_OPS, bf16, bf16),
+    )
+
+
+def probe_reductions_float32_on_cuda(device: Device) -> Observation:
+    from_f16, from_bf16 = _device_dependent(device)
+    total = len(DEVICE_DEPENDENT_OPS)
+    return Observation(
+        holds=_matches(from_f16, "float32") == total and _matches(from_bf16, "float32") == total,
+        rule="holds if every listed operation returns float32 for float16 inputs under float16 "
+        "autocast and for bfloat16 inputs under bfloat16 autocast",
+        measurements=(
+            Measurement("amp-cuda-reduction-ops", ", ".join(DEVICE_DEPENDENT_OPS), "text"),
+            Measurement("amp-cuda-reductions-count", total, "count"),
+            Measurement("amp-cuda-reductions-float16", _matches(from_f16, "float32"), "count"),
+            Measurement("amp-cuda-reductions-bfloat16", _matches(from_bf16, "float32"), "count"),
+            Measurement("amp-cuda-reductions-results", describe(from_f16), "text"),
+        ),
+    )
+
+
+def probe_reductions_follow_on_cpu(device: Device) -> Observation:
+    from_f16, from_bf16 = _device_dependent(device)
+    total = len(DEVICE_DEPENDENT_OPS)
+    return Observation(
+        holds=_matches(from_f16, "float16") == total and _matches(from_bf16, "bfloat16") == total,
+        rule="holds if every listed operation returns float16 for float16 inputs under float16 "
+        "autocast and bfloat16 for bfloat16 inputs under bfloat16 autocast",
+        measurements=(
+            Measurement("amp-cpu-reduction-ops", ", ".join(DEVICE_DEPENDENT_OPS), "text"),
+            Measurement("amp-cpu-reductions-count", total, "count"),
+            Measurement("amp-cpu-reductions-float16", _matches(from_f16, "float16"), "count"),
+            Measurement("amp-cpu-reductions-bfloat16", _matches(from_bf16, "bfloat16"), "count"),
+            Measurement("amp-cpu-reductions-results", describe(from_f16), "text"),
+        ),
+    )
+
+
+def probe_explicit_dtype_wins(device: Device) -> Observation:
+    import torch
+
+    x = torch.randn(8, 8).to(device=device, dtype=torch.float16)
+    with torch.autocast(device, dtype=torch.float16):
+        softmax = dtype_name(x.softmax(-1, dtype=torch.float32).dtype)
+        total = dtype_name(x.sum(dtype=torch.float32).dtype)
+        wide = torch.ones(4, 4, device=device, dtype=torch.float64)
+        product = dtype_name((wide @ wide).dtype)
+    return Observation(
+        holds=softmax == total == "float32" and product == "float64",
+        rule="holds if, under float16 autocast, softmax and sum of a float16 tensor with "
+        "dtype=torch.float32 return float32, and a float64 matrix product stays float64",
+        measurements=(
+            Measurement("amp-explicit-softmax-dtype", softmax, "dtype"),
+            Measurement("amp-explicit-sum-dtype", total, "dtype"),
+            Measurement("amp-float64-mm-dtype", product, "dtype"),
+        ),
+    )
+
+
+def probe_bce_refused_on_cuda(device: Device) -> Observation:
+    import torch
+
+    found = result_dtypes(device, ("binary_cross_entropy",), torch.float32, torch.float16)
+    error = found["binary_cross_entropy"].splitlines()[0]
+    return Observation(
+        holds=error.startswith("RuntimeError") and "unsafe to autocast" in error,
+        rule="holds if binary_cross_entropy raises a RuntimeError saying it is unsafe to "
+        "autocast inside float16 autocast",
+        measurements=(Measurement("amp-cuda-bce-error", error, "exception"),),
+    )
+
+
+def probe_bce_float32_on_cpu(device: Device) -> Observation:
+    f16, bf16 = _low_dtypes()
+    from_f16 = result_dtypes(device, ("binary_cross_entropy",), f16, f16)
+    from_bf16 = result_dtypes(device, ("binary_cross_entropy",), bf16, bf16)
+    return Observation(
+        holds=from_f16["binary_cross_entropy"] == "float32"
+        and from_bf16["binary_cross_entropy"] == "float32",
+        rule="holds if binary_cross_entropy returns float32 for float16 and bfloat16 inputs "
+        "under autocast of the same dtype",
+        measurements=(
+            Measurement("amp-cpu-bce-from-float16", from_f16["binary_cross_entropy"], "dtype"),
+            Measurement("amp-cpu-bce-from-bfloat16", from_bf16["binary_cross_entropy"], "dtype"),
+        ),
+    )
+
+
+def probe_params_and_grads_float32(device: Device) -> Observation:
+    import torch
+    from torch.nn import functional
+
+    model = torch.nn.Linear(8, 4).to(device)
+    x = torch.randn(16, 8, device=device)
+    with torch.autocast(device, dtype=torch.float16):
+        out = model(x)
+        loss: Any = functional.mse_loss(out, torch.zeros_like(out))
+    loss.backward()
+    assert model.weight.grad is not None
+    found = {
+        "weight": dtype_name(model.weight.dtype),
+        "out": dtype_name(out.dtype),
+        "loss": dtype_name(loss.dtype),
+        "grad": dtype_name(model.weight.grad.dtype),
+    }
+    return Observation(
+        holds=found
+        == {"weight": "float32", "out": "float16", "loss": "float32", "grad": "float32"},
+        rule="holds if, with float16 autocast, a Linear layer's weight stays float32, its "
+        "output is float16, the MSE loss is float32 and the weight's .grad is float32",
+        measurements=(
+            Measurement("amp-linear-weight-dtype", found["weight"], "dtype"),
+            Measurement("amp-linear-output-dtype", found["out"], "dtype"),
+            Measurement("amp-linear-loss-dtype", found["loss"], "dtype"),
+            Measurement("amp-linear-grad-dtype", found["grad"], "dtype"),
+        ),
+    )
+
+
+# -- numbers: why float16 gradients need scaling -------------------------------------------
+
+
+def probe_float16_range(device: Device) -> Observation:
+    import torch
+
+    def as_f16(value: float) -> float:
+        return float(torch.tensor(value, device=device).to(torch.float16).item())
+
+    info = torch.finfo(torch.float16)
+    smallest = info.smallest_normal * info.eps  # the smallest positive (subnormal) float16
+    tiny, largest, beyond = as_f16(1e-8), as_f16(info.max), as_f16(70000.0)
+    kept, lost = as_f16(smallest), as_f16(smallest / 2)
+    return Observation(
+        holds=tiny == 0.0
+        and kept == smallest
+        and lost == 0.0
+        and largest == info.max
+        and beyond == float("inf"),
+        rule="holds if 1e-8 and half of the smallest float16 become 0 in float16, the "
+        "smallest float16 itself survives, the largest is exact and 70000 becomes inf",
+        measurements=(
+            Measurement("amp-float16-of-1e-8", _g(tiny), "text"),
+            Measurement("amp-float16-smallest", _g(kept), "text"),
+            Measurement("amp-float16-half-smallest", _g(lost), "text"),
+            Measurement("amp-float16-smallest-normal", _g(info.smallest_normal), "text"),
+            Measurement("amp-float16-max", _g(largest), "text"),
+            Measurement("amp-float16-of-70000", _g(beyond), "text"),
+        ),
+    )
+
+
+def probe_bfloat16_range(device: Device) -> Observation:
+    import torch
+
+    def as_bf16(value: float) -> float:
+        return float(torch.tensor(value, device=device).to(torch.bfloat16).item())
+
+    tiny, coarse = as_bf16(1e-8), as_bf16(257.0)
+    normal_bf16 = torch.finfo(torch.bfloat16).smallest_normal
+    normal_f32 = torch.finfo(torch.float32).smallest_normal
+    return Observation(
+        holds=tiny != 0.0 and normal_bf16 == normal_f32 and coarse == 256.0,
+        rule="holds if 1e-8 stays non-zero in bfloat16, bfloat16's smallest normal number "
+        "equals float32's, and 257 rounds to 256",
+        measurements=(
+            Measurement("amp-bfloat16-of-1e-8", _g(tiny), "text"),
+            Measurement("amp-bfloat16-smallest-normal", _g(normal_bf16), "text"),
+            Measurement("amp-float32-smallest-normal", _g(normal_f32), "text"),
+            Measurement("amp-bfloat16-of-257", _g(coarse), "text"),
+            Measurement("amp-bfloat16-eps", _g(torch.finfo(torch.bfloat16).eps), "text"),
+            Measurement("amp-float16-eps", _g(torch.finfo(torch.float16).eps), "text"),
+        ),
+    )
+
+
+def probe_gradient_underflow(device: Device) -> Observation:
+    import torch
+
+    kept32, total = surviving_gradients(device, torch.float32)
+    kept_bf16, _ = surviving_gradients(device, torch.bfloat16)
+    kept_f16, _ = surviving_gradients(device, torch.float16)
+    return Observation(
+        holds=kept_f16 < kept32 and kept_bf16 == kept32,
+        rule="holds if fewer gradients of the sweep arrive non-zero through float16 than "
+        "through float32, and as many through bfloat16 as through float32",
+        measurements=(
+            Measurement("amp-sweep-count", total, "count"),
+            Measurement("amp-sweep-smallest", _g(10.0**SWEEP_LOW), "text"),
+            Measurement("amp-sweep-largest", _g(10.0**SWEEP_HIGH), "text"),
+            Measurement("amp-survive-float32", kept32, "count"),
+            Measurement("amp-survive-bfloat16", kept_bf16, "count"),
+            Measurement("amp-survive-float16", kept_f16, "count"),
+            Measurement("amp-lost-float16", total - kept_f16, "count"),
+        ),
+    )
+
+
+def probe_scaler_recovers_gradients(device: Device) -> Observation:
+    import torch
+
+    kept, total = surviving_gradients(device, torch.float16, scaled=True)
+    scale = torch.amp.GradScaler(device).get_scale()
+    return Observation(
+        holds=kept == total,
+        rule="holds if, with a GradScaler at its initial scale, every gradient of the sweep "
+        "arrives non-zero through float16",
+        measurements=(
+            Measurement("amp-survive-float16-scaled", kept, "count"),
+            Measurement("amp-scaled-sweep-count", total, "count"),
+            Measurement("amp-sweep-scale", _g(scale), "text"),
+        ),
+    )
+
+
+# -- GradScaler ----------------------------------------------------------------------------
+
+
+def probe_scale_multiplies_loss(device: Device) -> Observation:
+    import torch
+
+    scaler = torch.amp.GradScaler(device)
+    loss = torch.tensor(0.75, device=device)
+    ratio = float((scaler.scale(loss) / loss).item())
+    scale = scaler.get_scale()
+    return Observation(
+        holds=ratio == scale == 2.0**16,
+        rule="holds if scale(loss) / loss equals get_scale(), and a new scaler's scale is 2**16",
+        measurements=(
+            Measurement("amp-scale-ratio", _g(ratio), "text"),
+            Measurement("amp-initial-scale", _g(scale), "text"),
+        ),
+    )
+
+
+def _scaled_and_reference_grads(device: str) -> dict[str, Any]:
+    """Gradients of one float32 model: unscaled, scaled, after unscale_, and the norms."""
+    import torch
+
+    generator = torch.Generator().manual_seed(0)
+    model = torch.nn.Linear(16, 4)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randn(p.shape, generator=generator))
+    model.to(device)
+    x = torch.randn(32, 16, generator=generator).to(device)
+    model(x).square().mean().backward()
+    reference = [p.grad.clone() for p in model.parameters() if p.grad is not None]
+    model.zero_grad()
+
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    scaler = torch.amp.GradScaler(device)
+    scaler.scale(model(x).square().mean()).backward()
+    scaled = [p.grad.clone() for p in model.parameters() if p.grad is not None]
+    norm_before = float(torch.nn.utils.clip_grad_norm_(model.parameters(), float("inf")))
+    scaler.unscale_(optimizer)
+    unscaled = [p.grad.clone() for p in model.parameters() if p.grad is not None]
+    norm_after = float(torch.nn.utils.clip_grad_norm_(model.parameters(), float("inf")))
+    return {
+        "scale": scaler.get_scale(),
+        "reference": reference,
+        "scaled": scaled,
+        "unscaled": unscaled,
+        "norm_before": norm_before,
+        "norm_after": norm_after,
+    }
+
+
+def _max_relative_difference(got: list[Any], want: list[Any]) -> float:
+    return max(
+        float(((g - w).abs().max() / w.abs().max()).item()) for g, w in zip(got, want, strict=True)
+    )
+
+
+def probe_unscale_restores(device: Device) -> Observation:
+    run = _scaled_and_reference_grads(device)
+    scale = run["scale"]
+    before = _max_relative_difference(run["scaled"], [r * scale for r in run["reference"]])
+    after = _max_relative_difference(run["unscaled"], run["reference"])
+    return Observation(
+        holds=before <= 1e-6 and after <= 1e-6,
+        rule="holds if, within a relative difference of 1e-6, the gradients after backward of "
+        "the scaled loss are the scale times the unscaled ones, and after unscale_ they equal "
+        "the unscaled ones",
+        measurements=(
+            Measurement("amp-unscale-scale", _g(scale), "text"),
+            Measurement("amp-scaled-grads-difference", _g(before), "text"),
+            Measurement("amp-unscaled-grads-difference", _g(after), "text"),
+        ),
+    )
+
+
+def probe_clip_needs_unscale(device: Device) -> Observation:
+    run = _scaled_and_reference_grads(device)
+    ratio = run["norm_before"] / run["norm_after"]
+    return Observation(
+        holds=abs(ratio / run["scale"] - 1) <= 1e-5,
+        rule="holds if the gradient norm measured before unscale_ is the scale times the norm "
+        "measured after it, within a relative 1e-5",
+        measurements=(Measurement("amp-clip-norm-ratio", _g(ratio), "text"),),
+    )
+
+
+def probe_step_unscales(device: Device) -> Observation:
+    import torch
+
+    lr = 0.5
+    updated = []
+    for explicit in (True, False):
+        weight = torch.ones(3, device=device, requires_grad=True)
+        optimizer = torch.optim.SGD([weight], lr=lr)
+        scaler: Any = torch.amp.GradScaler(device)
+        scaler.scale((weight * torch.tensor([1.0, 2.0, 3.0], device=device)).sum()).backward()
+        if explicit:
+            scaler.unscale_(optimizer)
+        scaler.step(optimizer)
+        updated.append(weight.detach().cpu())
+    expected = torch.tensor([1.0, 1.0, 1.0]) - lr * torch.tensor([1.0, 2.0, 3.0])
+    return Observation(
+        holds=all(torch.equal(u, expected) for u in updated),
+        rule="holds if scaler.step applies the true (unscaled) gradient to the weight, both "
+        "after an explicit unscale_ and without one",
+        measurements=(
+            Measurement("amp-step-after-unscale", str(updated[0].tolist()), "text"),
+            Measurement("amp-step-without-unscale", str(updated[1].tolist()), "text"),
+            Measurement("amp-step-expected", str(expected.tolist()), "text"),
+        ),
+    )
+
+
+def _overflow_steps(
+    device: str, iterations: int, *, recreate: bool
+) -> tuple[list[bool], list[float]]:
+    """Train one float32 weight whose float16 gradient overflows at the initial scale.
+
+    The loss is twice a float16 product, so the gradient reaching the float16 product is
+    twice the scale: ``2 * 65536`` and ``2 * 32768`` overflow float16, ``2 * 16384`` does
+    not. Returns whether each iteration changed the weight, and the scale after each update.
+    With ``recreate``, a new GradScaler is built in every iteration.
+    """
+    import torch
+
+    weight = torch.ones(1, 1, device=device, requires_grad=True)
+    ones = torch.ones(1, 1, device=device)
+    optimizer = torch.optim.SGD([weight], lr=0.1)
+    scaler: Any = torch.amp.GradScaler(device)
+    stepped: list[bool] = []
+    scales: list[float] = []
+    for _ in range(iterations):
+        if recreate:
+            scaler = torch.amp.GradScaler(device)
+        optimizer.zero_grad()
+        with torch.autocast(device, dtype=torch.float16):
+            product = weight @ ones
+        loss = product.float().sum() * 2.0
+        scaler.scale(loss).backward()
+        before = weight.detach().clone()
+        scaler.step(optimizer)
+        scaler.update()
+        stepped.append(not torch.equal(weight.detach(), before))
+        scales.append(scaler.get_scale())
+    return stepped, scales
+
+
+def _clean_growth(device: str, iterations: int) -> list[float]:
+    """Scales after clean steps of a scaler with init_scale=4 and growth_interval=2."""
+    import torch
+
+    weight = torch.ones(1, device=device, requires_grad=True)
+    optimizer = torch.optim.SGD([weight], lr=0.1)
+    scaler: Any = torch.amp.GradScaler(device, init_scale=4.0, growth_interval=2)
+    scales = []
+    for _ in range(iterations):
+        optimizer.zero_grad()
+        scaler.scale(weight.sum()).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        scales.append(scaler.get_scale())
+    return scales
+
+
+def probe_skips_nonfinite_steps(device: Device) -> Observation:
+    stepped, scales = _overflow_steps(device, 3, recreate=False)
+    growth = _clean_growth(device, 3)
+    skipped = stepped.count(False)
+    return Observation(
+        holds=stepped == [False, False, True]
+        and scales == [2.0**15, 2.0**14, 2.0**14]
+        and growth == [4.0, 8.0, 8.0],
+        rule="holds if the two iterations whose float16 gradients overflow leave the weight "
+        "unchanged and halve the scale, the third updates the weight, and a scaler with "
+        "init_scale=4 and growth_interval=2 doubles its scale after its second clean step",
+        measurements=(
+            Measurement("amp-overflow-skipped", skipped, "count"),
+            Measurement("amp-overflow-taken", len(stepped) - skipped, "count"),
+            Measurement("amp-overflow-scales", ", ".join(_g(s) for s in scales), "text"),
+            Measurement("amp-growth-scales", ", ".join(_g(s) for s in growth), "text"),
+        ),
+    )
+
+
+def probe_scaler_lives_across_iterations(device: Device) -> Observation:
+    iterations = 4
+    kept, _ = _overflow_steps(device, iterations, recreate=False)
+    recreated, scales = _overflow_steps(device, iterations, recreate=True)
+    return Observation(
+        holds=recreated.count(True) == 0 and kept.count(True) > 0,
+        rule="holds if, over four iterations whose gradient overflows float16 at the initial "
+        "scale, a scaler created once updates the weight at least once and a scaler created "
+        "anew in every iteration never does",
+        measurements=(
+            Measurement("amp-scaler-iterations", iterations, "count"),
+            Measurement("amp-kept-scaler-steps", kept.count(True), "count"),
+            Measurement("amp-recreated-scaler-steps", recreated.count(True), "count"),
+            Measurement("amp-recreated-scaler-scales", ", ".join(_g(s) for s in scales), "text"),
+        ),
+    )
+
+
+def probe_scaler_refuses_float16_grads(device: Device) -> Observation:
+    import torch
+
+    model = torch.nn.Linear(4, 2).to(device=device, dtype=torch.float16)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    scaler = torch.amp.GradScaler(device)
+    x = torch.ones(3, 4, device=device, dtype=torch.float16)
+    scaler.scale(model(x).float().sum()).backward()
+    error = error_text(lambda: scaler.unscale_(optimizer))
+    return Observation(
+        holds=error.startswith("ValueError") and "FP16" in error,
+        rule="holds if unscale_ raises a ValueError about FP16 gradients when the parameters "
+        "are float16",
+        measurements=(Measurement("amp-float16-params-error", error, "exception"),),
+    )
+
+
+def probe_cuda_scaler_needs_cuda(device: Device) -> Observation:
+    import torch
+
+    available = torch.cuda.is_available()
+    scaler, caught = caught_warnings(lambda: torch.amp.GradScaler("cuda"))
+    message = next((m for c, m in caught if c == "UserWarning"), "no warning")
+    enabled = scaler.is_enabled()
+    default, _ = caught_warnings(torch.amp.GradScaler)
+    default_device = str(getattr(default, "_device", "unknown"))
+    return Observation(
+        holds=default_device == "cuda"
+        and enabled == available
+        and (available or "CUDA is not available" in message),
+        rule="holds if GradScaler() without a device is a CUDA scaler, and GradScaler('cuda') "
+        "is enabled exactly when CUDA is available and warns that CUDA is not available when it "
+        "disables itself",
+        measurements=(
+            Measurement("amp-default-scaler-device", default_device, "text"),
+            Measurement("amp-cuda-scaler-available", available, "bool"),
+            Measurement("amp-cuda-scaler-enabled", enabled, "bool"),
+            Measurement("amp-cuda-scaler-warning", message, "text"),
+        ),
+    )
+
+
+# -- custom autograd Functions -------------------------------------------------------------
+
+
+def _decorated(device: str, cast_inputs: Any = None) -> tuple[Any, Any]:
+    import torch
+
+    if cast_inputs is None:
+        forward = torch.amp.custom_fwd(device_type=device)
+    else:
+        forward = torch.amp.custom_fwd(device_type=device, cast_inputs=cast_inputs)
+    return matmul_function(
+        device,
+        forward_decorator=forward,
+        backward_decorator=torch.amp.custom_bwd(device_type=device),
+    )
+
+
+def _reference_grad_a(b: Any) -> Any:
+    """The exact gradient of ``(a @ b).sum()`` with respect to ``a``, in float64."""
+    import torch
+
+    b64 = b.detach().double()
+    return torch.ones(b64.shape[0], b64.shape[1], dtype=torch.float64, device=b.device) @ b64.T
+
+
+def probe_decorators_need_device_type(device: Device) -> Observation:
+    import torch
+
+    def forward(ctx: Any, x: Any) -> Any:
+        return x
+
+    amp: Any = torch.amp  # the calls below are wrong on purpose
+    fwd_error = error_text(lambda: amp.custom_fwd(forward))
+    bwd_error = error_text(lambda: amp.custom_bwd(forward))
+    return Observation(
+        holds=all(e.startswith("TypeError") and "device_type" in e for e in (fwd_error, bwd_error)),
+        rule="holds if torch.amp.custom_fwd and torch.amp.custom_bwd applied without "
+        "device_type raise a TypeError naming device_type",
+        measurements=(
+            Measurement("amp-custom-fwd-no-device-type", fwd_error, "exception"),
+            Measurement("amp-custom-bwd-no-device-type", bwd_error, "exception"),
+        ),
+    )
+
+
+def _undecorated_error(device: str) -> str:
+    """What backward of an undecorated matmul Function raises after a float16 forward."""
+    import torch
+
+    function, _ = matmul_function(device)
+    a, b = matmul_inputs(device)
+    with torch.autocast(device, dtype=torch.float16):
+        out = function.apply(a, b)
+    return error_text(lambda: out.float().sum().backward())
+
+
+def probe_undecorated_function_fails(device: Device) -> Observation:
+    error = _undecorated_error(device)
+    return Observation(
+        holds=error.startswith("RuntimeError") and "same dtype" in error,
+        rule="holds if backward, called after a forward under float16 autocast, raises a "
+        "RuntimeError about mismatched dtypes",
+        measurements=(Measurement("amp-undecorated-error", error, "exception"),),
+    )
+
+
+def probe_simple_function_needs_nothing(device: Device) -> Observation:
+    error = _undecorated_error(device)
+    return Observation(
+        holds=error == "no error",
+        rule="holds if a Function made of one matrix product (and two in backward), without "
+        "custom_fwd and custom_bwd, completes forward under float16 autocast and backward",
+        measurements=(Measurement("amp-one-line-function-error", error, "exception"),),
+    )
+
+
+def _decorated_run(device: str) -> tuple[Any, Any, Any]:
+    """Forward under float16 autocast and backward outside, with both decorators."""
+    import torch
+
+    function, log = _decorated(device)
+    a, b = matmul_inputs(device)
+    with torch.autocast(device, dtype=torch.float16):
+        out = function.apply(a, b)
+    out.float().sum().backward()
+    return log, a, b
+
+
+def probe_custom_bwd_reuses_state(device: Device) -> Observation:
+    log, _, _ = _decorated_run(device)
+    return Observation(
+        holds=log.forward_state == log.backward_state == (True, "float16")
+        and log.backward_dtypes["grad_a"] == "float16",
+        rule="holds if forward and backward both run with autocast enabled at float16 and the "
+        "products computed in backward are float16",
+        measurements=(
+            Measurement("amp-forward-autocast-enabled", log.forward_state[0], "bool"),
+            Measurement("amp-forward-autocast-dtype", log.forward_state[1], "dtype"),
+            Measurement("amp-backward-autocast-enabled", log.backward_state[0], "bool"),
+            Measurement("amp-backward-autocast-dtype", log.backward_state[1], "dtype"),
+            Measurement("amp-backward-product-dtype", log.backward_dtypes["grad_a"], "dtype"),
+        ),
+    )
+
+
+def probe_custom_bwd_higher_precision(device: Device) -> Observation:
+    import torch
+
+    log, a, b = _decorated_run(device)
+    low_error = relative_error(a.grad, _reference_grad_a(b))
+
+    function, _ = _decorated(device, cast_inputs=torch.float32)
+    a32, b32 = matmul_inputs(device)
+    with torch.autocast(device, dtype=torch.float16):
+        out = function.apply(a32, b32)
+    out.sum().backward()
+    float32_error = relative_error(a32.grad, _reference_grad_a(b32))
+    return Observation(
+        holds=log.backward_dtypes["grad_a"] == "float32",
+        rule="holds if the gradients that backward computes under custom_bwd, after a float16 "
+        "forward, are float32",
+        measurements=(
+            Measurement("amp-custom-bwd-grad-dtype", log.backward_dtypes["grad_a"], "dtype"),
+            Measurement("amp-custom-bwd-grad-error", f"{low_error:.2e}", "text"),
+            Measurement("amp-cast-inputs-grad-error", f"{float32_error:.2e}", "text"),
+        ),
+    )
+
+
+def probe_cast_inputs_float32(device: Device) -> Observation:
+    import torch
+
+    function, log = _decorated(device, cast_inputs=torch.float32)
+    a, b = matmul_inputs(device)
+    with torch.autocast(device, dtype=torch.float16):
+        out = function.apply(a.half(), b.bfloat16())
+    out.sum().backward()
+    assert log.forward_state is not None and log.backward_state is not None
+    inside_forward, inside_backward = log.forward_state[0], log.backward_state[0]
+    inside = dict(log.forward_dtypes)
+    grad_dtype = log.backward_dtypes["grad_a"]
+
+    outside_function, outside_log = _decorated(device, cast_inputs=torch.float32)
+    a16, b16 = (t.detach().half() for t in matmul_inputs(device))
+    outside_function.apply(a16, b16)
+    outside = outside_log.forward_dtypes["a"]
+    return Observation(
+        holds=not inside_forward
+        and not inside_backward
+        and inside == {"a": "float32", "b": "float32", "out": "float32"}
+        and grad_dtype == "float32"
+        and outside == "float16",
+        rule="holds if, inside float16 autocast, forward receives a float16 and a bfloat16 "
+        "argument as float32, runs with autocast disabled and returns float32, backward also "
+        "runs with autocast disabled and computes float32 gradients, and outside autocast a "
+        "float16 argument stays float16",
+        measurements=(
+            Measurement("amp-cast-forward-enabled", inside_forward, "bool"),
+            Measurement("amp-cast-input-dtype", inside["a"], "dtype"),
+            Measurement("amp-cast-output-dtype", inside["out"], "dtype"),
+            Measurement("amp-cast-backward-enabled", inside_backward, "bool"),
+            Measurement("amp-cast-backward-dtype", grad_dtype, "dtype"),
+            Measurement("amp-cast-outside-input-dtype", outside, "dtype"),
+        ),
+    )
+
+
+def probe_custom_bwd_needs_custom_fwd(device: Device) -> Observation:
+    import torch
+
+    errors = []
+    for inside in (True, False):
+        function, _ = matmul_function(
+            device, backward_decorator=torch.amp.custom_bwd(device_type=device)
+        )
+        a, b = matmul_inputs(device)
+        with torch.autocast(device, dtype=torch.float16, enabled=inside):
+            out = function.apply(a, b)
+        errors.append(error_text(out.float().sum().backward))
+    return Observation(
+        holds=all(e.startswith("AttributeError") and "_fwd_used_autocast" in e for e in errors),
+        rule="holds if backward decorated with custom_bwd, of a forward without custom_fwd, "
+        "raises an AttributeError about _fwd_used_autocast, whether forward ran under "
+        "autocast or not",
+        measurements=(
+            Measurement("amp-bwd-without-fwd-error", errors[0], "exception"),
+            Measurement("amp-bwd-without-fwd-error-outside", errors[1], "exception"),
+        ),
+    )
+
+
+def probe_custom_bwd_cuda_only(device: Device) -> Observation:
+    import torch
+
+    function, log = _decorated("cpu")
+    a, b = matmul_inputs("cpu")
+
+    def run() -> None:
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            out = function.apply(a, b)
+        out.float().sum().backward()
+
+    error = error_text(run)
+    enabled = bool(log.backward_state and log.backward_state[0])
+    return Observation(
+        holds=error != "no error" or not enabled,
+        rule="holds if torch.amp.custom_bwd(device_type='cpu') fails, or its backward does "
+        "not run under the CPU autocast of its forward",
+        measurements=(
+            Measurement("amp-cpu-custom-bwd-error", error, "exception"),
+            Measurement("amp-cpu-custom-bwd-enabled", enabled, "bool"),
+            Measurement(
+                "amp-cpu-custom-bwd-dtype",
+                log.backward_state[1] if log.backward_state else "none",
+                "dtype",
+            ),
+        ),
+    )
+
+
+def probe_cuda_decorators_ignore_cpu(device: Device) -> Observation:
+    import torch
+
+    (forward, backward), _ = caught_warnings(
+        lambda: (torch.cuda.amp.custom_fwd, torch.cuda.amp.custom_bwd)
+    )
+    decorated, _ = caught_warnings(
+        lambda: matmul_function("cpu", forward_decorator=forward, backward_decorator=backward)
+    )
+    function, _ = decorated
+    a, b = matmul_inputs("cpu")
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        out = function.apply(a, b)
+    error = error_text(lambda: out.float().sum().backward())
+    return Observation(
+        holds=error.startswith("RuntimeError") and "same dtype" in error,
+        rule="holds if a matmul Function decorated with torch.cuda.amp.custom_fwd and "
+        "custom_bwd, run under CPU autocast, fails in backward with mismatched dtypes",
+        measurements=(Measurement("amp-cuda-decorators-cpu-error", error, "exception"),),
+    )
+
+
+def probe_torch_cuda_amp_deprecated(device: Device) -> Observation:
+    import torch
+
+    def forward(ctx: Any, x: Any) -> Any:
+        return x
+
+    cuda_amp: Any = torch.cuda.amp
+    calls: dict[str, Callable[[], Any]] = {
+        "amp-deprecated-autocast": cuda_amp.autocast,
+        "amp-deprecated-gradscaler": cuda_amp.GradScaler,
+        "amp-deprecated-custom-fwd": lambda: cuda_amp.custom_fwd(forward),
+        "amp-deprecated-custom-bwd": lambda: cuda_amp.custom_bwd(forward),
+    }
+    found = {}
+    for key, call in calls.items():
+        _, caught = caught_warnings(call)
+        found[key] = next(
+            (f"{c}: {m}" for c, m in caught if c == "FutureWarning"), "no FutureWarning"
+        )
+    return Observation(
+        holds=all(v.startswith("FutureWarning") and "torch.amp." in v for v in found.values()),
+        rule="holds if torch.cuda.amp.autocast, GradScaler, custom_fwd and custom_bwd each "
+        "emit a FutureWarning that names their torch.amp replacement",
+        measurements=tuple(Measurement(key, value, "text") for key, value in found.items()),
+    )
+
+
+# -- calls that do not exist -----------------------------------------------------------------
+
+
+def probe_custom_bwd_takes_args(device: Device) -> Observation:
+    import torch
+
+    cuda_amp: Any = torch.cuda.amp  # the calls below are wrong on purpose
+    amp: Any = torch.amp
+    x = torch.ones(3)
+    y = x * 2
+    deprecated = error_text(lambda: caught_warnings(lambda: cuda_amp.custom_bwd(x, y, args=(x,))))
+    current = error_text(lambda: amp.custom_bwd(x, y, args=(x,), device_type="cpu"))
+    return Observation(
+        holds=deprecated == "no error",
+        rule="holds if torch.cuda.amp.custom_bwd accepts two tensors and an args keyword "
+        "without raising",
+        measurements=(
+            Measurement("amp-custom-bwd-args-error", deprecated, "exception"),
+            Measurement("amp-amp-custom-bwd-args-error", current, "exception"),
+        ),
+    )
+
+
+def probe_custom_bwd_returns_grads(device: Device) -> Observation:
+    import torch
+
+    cuda_amp: Any = torch.cuda.amp  # the call below is wrong on purpose
+    x = torch.ones(3, requires_grad=True)
+    result, _ = caught_warnings(lambda: cuda_amp.custom_bwd(x))
+    is_gradient = isinstance(result, torch.Tensor) or (
+        isinstance(result, tuple) and all(isinstance(r, torch.Tensor) for r in result)
+    )
+    return Observation(
+        holds=is_gradient,
+        rule="holds if torch.cuda.amp.custom_bwd applied to a tensor returns a tensor or a "
+        "tuple of tensors",
+        measurements=(
+            Measurement("amp-custom-bwd-result-type", type(result).__name__, "text"),
+            Measurement("amp-custom-bwd-result-name", getattr(result, "__name__", "?"), "text"),
+            Measurement(
+                "amp-custom-bwd-result-call-error", error_text(lambda: result(x)), "exception"
+            ),
+        ),
+    )
+
+
+def probe_amp_backward_exists(device: Device) -> Observation:
+    import torch
+
+    in_cuda_amp = hasattr(torch.cuda.amp, "backward")
+    in_amp = hasattr(torch.amp, "backward")
+    return Observation(
+        holds=in_cuda_amp or in_amp,
+        rule="holds if torch.cuda.amp or torch.amp has an attribute named backward",
+        measurements=(
+            Measurement("amp-cuda-amp-has-backward", in_cuda_amp, "bool"),
+            Measurement("amp-amp-has-backward", in_amp, "bool"),
+            Measurement(
+                "amp-cuda-amp-backward-error",
+                error_text(lambda: getattr(torch.cuda.amp, "backward")),  # noqa: B009
+                "exception",
+            ),
+        ),
+    )
+
+
+def probe_gradscaler_has_unscale(device: Device) -> Observation:
+    import torch
+
+    scaler: Any = torch.amp.GradScaler("cpu")
+    found = hasattr(scaler, "unscale")
+    return Observation(
+        holds=found,
+        rule="holds if a GradScaler has a method named unscale (without the underscore)",
+        measurements=(
+            Measurement("amp-scaler-has-unscale", found, "bool"),
+            Measurement("amp-scaler-has-unscale-underscore", hasattr(scaler, "unscale_"), "bool"),
+            Measurement(
+                "amp-scaler-unscale-error", error_text(lambda: scaler.unscale), "exception"
+            ),
+        ),
+    )
+
+
+def probe_autograd_grad_takes_args(device: Device) -> Observation:
+    import inspect
+
+    import torch
+
+    x = torch.ones(3, requires_grad=True)
+    y = (x * 2).sum()
+    grad: Any = torch.autograd.grad  # the call below is wrong on purpose
+    parameters = inspect.signature(grad).parameters
+    return Observation(
+        holds="args" in parameters,
+        rule="holds if torch.autograd.grad has a parameter named args",
+        measurements=(
+            Measurement("amp-grad-has-args", "args" in parameters, "bool"),
+            Measurement(
+                "amp-grad-args-error",
+                error_text(lambda: grad(y, x, args=(x,))),
+                "exception",
+            ),
+        ),
+    )
+
+
+# -- the article's code: what a reader gets ------------------------------------------------
+
+#: Our own code with the shape of the article's function blocks, indentation lost: two
+#: imports, a def, a comment, a with statement.
+UNINDENTED_FUNCTION = (
+    "import math\n"
+    "import warnings\n"
+    "def halve(values):\n"
+    "# a comment line\n"
+    "with warnings.catch_warnings():\n"
+    "result = [v / 2 for v in values]\n"
+    "return result\n"
+)
+#: Our own code with the shape of the article's class blocks, indentation lost: three imports,
+#: a comment, a class whose first statement is a def.
+UNINDENTED_CLASS = (
+    "import math\n"
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "# a comment line\n"
+    "class Halver(nn.Module):\n"
+    "def forward(self, x):\n"
+    "return x / 2\n"
+)
+
+
+def _compile_error(source: str) -> tuple[str, int]:
+    try:
+        compile(source, "<block>", "exec")
+    except SyntaxError as exc:
+        return f"{type(exc).__name__}: {exc.msg}", exc.lineno or 0
+    return "no error", 0
+
+
+def probe_unindented_function(device: Device) -> Observation:
+    error, line = _compile_error(UNINDENTED_FUNCTION)
+    return Observation(
+        holds=error.startswith("IndentationError")
+        and "after function definition on line 3" in error
+        and line == 5,
+        rule="holds if compiling the unindented block raises IndentationError at its line 5, "
+        "expecting an indented block after the function definition on line 3",
+        measurements=(
+            Measurement("amp-unindented-function-error", error, "exception"),
+            Measurement("amp-unindented-function-line", line, "count"),
+        ),
+    )
+
+
+def probe_unindented_class(device: Device) -> Observation:
+    error, line = _compile_error(UNINDENTED_CLASS)
+    return Observation(
+        holds=error.startswith("IndentationError")
+        and "after class definition on line 5" in error
+        and line == 6,
+        rule="holds if compiling the unindented block raises IndentationError at its line 6, "
+        "expecting an indented block after the class definition on line 5",
+        measurements=(
+            Measurement("amp-unindented-class-error", error, "exception"),
+            Measurement("amp-unindented-class-line", line, "count"),
+        ),
+    )
+
+
+def probe_block_a_restored(device: Device) -> Observation:
+    import torch
+
+    cuda_amp: Any = torch.cuda.amp  # the article's spelling, and its wrong call
+
+    def lower_precision_relu(values: Any) -> Any:
+        with cuda_amp.autocast(dtype=torch.float16):
+            return torch.relu(values)
+
+    def run() -> tuple[str, str]:
+        values = torch.randn(10, 20)
+        result = lower_precision_relu(values)
+        error = error_text(lambda: cuda_amp.custom_bwd(values, result, args=(values,)))
+        return dtype_name(result.dtype), error
+
+    (relu_dtype, error), caught = caught_warnings(run)
+    categories = sorted({c for c, _ in caught})
+    return Observation(
+        holds=relu_dtype == "float32" and error.startswith("TypeError") and "'args'" in error,
+        rule="holds if, in our restored version of the block, relu of a CPU tensor inside "
+        "torch.cuda.amp.autocast(dtype=torch.float16) returns float32 and the custom_bwd call "
+        "then raises TypeError about the keyword args",
+        measurements=(
+            Measurement("amp-block-a-relu-dtype", relu_dtype, "dtype"),
+            Measurement("amp-block-a-error", error, "exception"),
+            Measurement("amp-block-a-warnings", ", ".join(categories), "text"),
+        ),
+    )
+
+
+def probe_default_argument_nameerror(device: Device) -> Observation:
+    source = "def pick(first, rest=(later,)):\n    return first\nlater = 1\n"
+    error = error_text(lambda: exec(source, {}))
+    return Observation(
+        holds=error.startswith("NameError") and "later" in error,
+        rule="holds if defining a function whose default argument names a variable assigned "
+        "only after the definition raises NameError",
+        measurements=(Measurement("amp-default-argument-error", error, "exception"),),
+    )
+
+
+def probe_relu_model_empty_optimizer(device: Device) -> Observation:
+    import torch
+
+    model = torch.nn.Sequential(torch.nn.ReLU())
+    count = len(list(model.parameters()))
+    error = error_text(lambda: torch.optim.Adam(model.parameters()))
+    return Observation(
+        holds=count == 0 and error.startswith("ValueError") and "empty parameter list" in error,
+        rule="holds if a model made only of ReLU has no parameters and Adam refuses it with "
+        "ValueError",
+        measurements=(
+            Measurement("amp-relu-model-parameters", count, "count"),
+            Measurement("amp-relu-model-optimizer-error", error, "exception"),
+        ),
+    )
+
+
+def probe_ellipsis_unpack(device: Device) -> Observation:
+    error = error_text(lambda: exec("first, second = ...", {}))
+    return Observation(
+        holds=error.startswith("TypeError") and "ellipsis" in error,
+        rule="holds if unpacking the Ellipsis literal into two names raises TypeError",
+        measurements=(Measurement("amp-ellipsis-unpack-error", error, "exception"),),
+    )
+
+
+def probe_missing_module(device: Device) -> Observation:
+    import importlib
+
+    error = error_text(lambda: importlib.import_module("my_custom_grad_module"))
+    return Observation(
+        holds=error.startswith("ModuleNotFoundError"),
+        rule="holds if importing my_custom_grad_module raises ModuleNotFoundError",
+        measurements=(Measurement("amp-missing-module-error", error, "exception"),),
+    )
+
+
+# -- the registry ------------------------------------------------------------------------------
+
+_EN_LOWER = ("low precision", "lower precision", "float16", "half")
+_JA_LOWER = ("低精度", "float16", "半精度")
+_KO_LOWER = ("저정밀", "낮은 정밀도", "float16")
+
+CLAIMS = (
+    Claim(
+        id="amp/default-dtype-per-device",
+        statement="Without a dtype argument, torch.autocast uses bfloat16 on CPU and float16 "
+        "on CUDA.",
+        expect=Expect.HOLDS,
+        probe=probe_default_dtype,
+        measures=("amp-default-dtype", "amp-default-mm-dtype"),
+        vocabulary=Vocabulary(
+            subjects=("autocast",),
+            predicates={
+                "en": ("default", "bfloat16", "float16"),
+                "ja": ("デフォルト", "既定"),
+                "ko": ("기본",),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/myth-autocast-covers-every-device",
+        statement="An autocast region opened for one device type also lowers the precision of "
+        "operations on tensors of another device.",
+        expect=Expect.FAILS,
+        probe=probe_other_device_autocast,
+        measures=(
+            "amp-other-autocast-device",
+            "amp-other-autocast-enabled",
+            "amp-other-autocast-mm-dtype",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("autocast", "torch.cuda.amp"),
+            predicates={"en": ("cpu tensor", "CPU"), "ja": ("CPU",), "ko": ("CPU",)},
+        ),
+    ),
+    Claim(
+        id="amp/cuda-autocast-needs-cuda",
+        statement="torch.autocast('cuda') is active only where CUDA is available; without CUDA "
+        "it warns and disables itself.",
+        expect=Expect.HOLDS,
+        probe=probe_cuda_autocast_needs_cuda,
+        devices=("cpu",),
+        measures=(
+            "amp-cuda-available",
+            "amp-cuda-autocast-enabled",
+            "amp-cuda-autocast-warning",
+        ),
+    ),
+    Claim(
+        id="amp/matmul-linear-conv-run-in-lower-precision",
+        statement="Under autocast, matrix products, linear layers and convolutions of float32 "
+        "inputs run in the autocast dtype, float16 or bfloat16.",
+        expect=Expect.HOLDS,
+        probe=probe_lower_precision_ops,
+        measures=(
+            "amp-lower-ops",
+            "amp-lower-ops-count",
+            "amp-lower-as-float16",
+            "amp-lower-as-bfloat16",
+            "amp-lower-outside-float32",
+            "amp-lower-float16-results",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("autocast", "matmul", "linear", "conv"),
+            predicates={"en": _EN_LOWER, "ja": _JA_LOWER, "ko": _KO_LOWER},
+        ),
+    ),
+    Claim(
+        id="amp/losses-run-in-float32",
+        statement="Under autocast, losses such as mse_loss and cross_entropy, and prod, return "
+        "float32 even for float16 or bfloat16 inputs.",
+        expect=Expect.HOLDS,
+        probe=probe_float32_ops,
+        measures=(
+            "amp-float32-ops",
+            "amp-float32-ops-count",
+            "amp-float32-from-float16",
+            "amp-float32-from-bfloat16",
+            "amp-float32-float16-results",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("autocast", "loss"),
+            predicates={
+                "en": ("float32", "high precision", "full precision"),
+                "ja": ("高精度", "float32"),
+                "ko": ("고정밀", "float32"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/activations-follow-input-dtype",
+        statement="Under autocast, relu, gelu and sigmoid are not cast: they return the dtype "
+        "of their input.",
+        expect=Expect.HOLDS,
+        probe=probe_following_ops,
+        measures=(
+            "amp-follow-ops",
+            "amp-follow-ops-count",
+            "amp-follow-float16-from-float32",
+            "amp-follow-float16-from-float16",
+            "amp-follow-bfloat16-from-float32",
+            "amp-follow-bfloat16-from-bfloat16",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("relu", "gelu", "sigmoid"),
+            predicates={"en": _EN_LOWER, "ja": _JA_LOWER, "ko": _KO_LOWER},
+        ),
+    ),
+    Claim(
+        id="amp/myth-relu-runs-in-lower-precision",
+        statement="Inside a float16 autocast region, relu of a float32 tensor runs in lower "
+        "precision.",
+        expect=Expect.FAILS,
+        probe=probe_relu_lower_precision,
+        measures=("amp-relu-float32-input-dtype",),
+        vocabulary=Vocabulary(
+            subjects=("relu",),
+            predicates={"en": _EN_LOWER, "ja": _JA_LOWER, "ko": _KO_LOWER},
+        ),
+    ),
+    Claim(
+        id="amp/reductions-float32-on-cuda",
+        statement="Under CUDA autocast, softmax, log_softmax, sum, exp and layer_norm return "
+        "float32 even for float16 or bfloat16 inputs.",
+        expect=Expect.HOLDS,
+        probe=probe_reductions_float32_on_cuda,
+        devices=("cuda",),
+        measures=(
+            "amp-cuda-reduction-ops",
+            "amp-cuda-reductions-count",
+            "amp-cuda-reductions-float16",
+            "amp-cuda-reductions-bfloat16",
+            "amp-cuda-reductions-results",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("softmax",),
+            predicates={"en": ("float32",), "ja": ("float32", "高精度"), "ko": ("float32",)},
+        ),
+    ),
+    Claim(
+        id="amp/reductions-follow-input-on-cpu",
+        statement="Under CPU autocast, softmax, log_softmax, sum, exp and layer_norm return the "
+        "dtype of their input: float16 or bfloat16 inputs stay in that dtype.",
+        expect=Expect.HOLDS,
+        probe=probe_reductions_follow_on_cpu,
+        devices=("cpu",),
+        measures=(
+            "amp-cpu-reduction-ops",
+            "amp-cpu-reductions-count",
+            "amp-cpu-reductions-float16",
+            "amp-cpu-reductions-bfloat16",
+            "amp-cpu-reductions-results",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("softmax",),
+            predicates={"en": ("float32",), "ja": ("float32", "高精度"), "ko": ("float32",)},
+        ),
+    ),
+    Claim(
+        id="amp/explicit-dtype-overrides-autocast",
+        statement="An explicit dtype argument takes precedence over autocast, and float64 "
+        "operations are never autocast.",
+        expect=Expect.HOLDS,
+        probe=probe_explicit_dtype_wins,
+        measures=("amp-explicit-softmax-dtype", "amp-explicit-sum-dtype", "amp-float64-mm-dtype"),
+    ),
+    Claim(
+        id="amp/binary-cross-entropy-refused-on-cuda",
+        statement="Under CUDA autocast, binary_cross_entropy raises an error that calls it "
+        "unsafe to autocast.",
+        expect=Expect.HOLDS,
+        probe=probe_bce_refused_on_cuda,
+        devices=("cuda",),
+        measures=("amp-cuda-bce-error",),
+    ),
+    Claim(
+        id="amp/binary-cross-entropy-float32-on-cpu",
+        statement="Under CPU autocast, binary_cross_entropy runs and returns float32.",
+        expect=Expect.HOLDS,
+        probe=probe_bce_float32_on_cpu,
+        devices=("cpu",),
+        measures=("amp-cpu-bce-from-float16", "amp-cpu-bce-from-bfloat16"),
+    ),
+    Claim(
+        id="amp/parameters-and-grads-stay-float32",
+        statement="Autocast leaves parameters in float32: a Linear layer's output is float16 "
+        "under float16 autocast, but its weight and the weight's gradient stay float32.",
+        expect=Expect.HOLDS,
+        probe=probe_params_and_grads_float32,
+        measures=(
+            "amp-linear-weight-dtype",
+            "amp-linear-output-dtype",
+            "amp-linear-loss-dtype",
+            "amp-linear-grad-dtype",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("autocast",),
+            predicates={
+                "en": ("weights", "parameters", "master"),
+                "ja": ("重み", "パラメータ"),
+                "ko": ("가중치", "파라미터", "매개변수"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/float16-range",
+        statement="float16 cannot hold 1e-8 (it becomes 0) nor 70000 (it becomes inf).",
+        expect=Expect.HOLDS,
+        probe=probe_float16_range,
+        measures=(
+            "amp-float16-of-1e-8",
+            "amp-float16-smallest",
+            "amp-float16-half-smallest",
+            "amp-float16-smallest-normal",
+            "amp-float16-max",
+            "amp-float16-of-70000",
+        ),
+    ),
+    Claim(
+        id="amp/bfloat16-range",
+        statement="bfloat16 has float32's range (1e-8 stays non-zero) but fewer digits "
+        "(257 becomes 256).",
+        expect=Expect.HOLDS,
+        probe=probe_bfloat16_range,
+        measures=(
+            "amp-bfloat16-of-1e-8",
+            "amp-bfloat16-smallest-normal",
+            "amp-float32-smallest-normal",
+            "amp-bfloat16-of-257",
+            "amp-bfloat16-eps",
+            "amp-float16-eps",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("bfloat16",),
+            predicates={
+                "en": ("range", "exponent", "no scaling"),
+                "ja": ("範囲", "指数", "スケーリング"),
+                "ko": ("범위", "지수", "스케일링"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/float16-gradients-underflow",
+        statement="Small gradients that pass through float16 become exactly zero, while "
+        "bfloat16 keeps every gradient float32 keeps.",
+        expect=Expect.HOLDS,
+        probe=probe_gradient_underflow,
+        measures=(
+            "amp-sweep-count",
+            "amp-sweep-smallest",
+            "amp-sweep-largest",
+            "amp-survive-float32",
+            "amp-survive-bfloat16",
+            "amp-survive-float16",
+            "amp-lost-float16",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("float16", "GradScaler"),
+            predicates={
+                "en": ("underflow", "zero", "vanish"),
+                "ja": ("アンダーフロー", "ゼロ", "消え"),
+                "ko": ("언더플로", "0이", "사라"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/gradscaler-recovers-small-gradients",
+        statement="With a GradScaler, the small gradients that float16 turns to zero arrive "
+        "non-zero.",
+        expect=Expect.HOLDS,
+        probe=probe_scaler_recovers_gradients,
+        measures=("amp-survive-float16-scaled", "amp-scaled-sweep-count", "amp-sweep-scale"),
+        vocabulary=Vocabulary(
+            subjects=("GradScaler",),
+            predicates={
+                "en": ("underflow", "small gradient", "vanish"),
+                "ja": ("アンダーフロー", "小さな勾配", "消失"),
+                "ko": ("언더플로", "작은 기울기", "소실"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/gradscaler-scale-multiplies-loss",
+        statement="GradScaler.scale(loss) multiplies the loss by the current scale, 65536 for "
+        "a new scaler.",
+        expect=Expect.HOLDS,
+        probe=probe_scale_multiplies_loss,
+        measures=("amp-scale-ratio", "amp-initial-scale"),
+    ),
+    Claim(
+        id="amp/unscale-restores-gradients",
+        statement="After backward of a scaled loss the gradients are multiplied by the scale; "
+        "unscale_ divides them back to the unscaled values.",
+        expect=Expect.HOLDS,
+        probe=probe_unscale_restores,
+        measures=(
+            "amp-unscale-scale",
+            "amp-scaled-grads-difference",
+            "amp-unscaled-grads-difference",
+        ),
+    ),
+    Claim(
+        id="amp/clip-after-unscale",
+        statement="A gradient norm measured before unscale_ is multiplied by the scale, so "
+        "gradient clipping must come after unscale_.",
+        expect=Expect.HOLDS,
+        probe=probe_clip_needs_unscale,
+        measures=("amp-clip-norm-ratio",),
+        vocabulary=Vocabulary(
+            subjects=("unscale_", "clip_grad_norm_"),
+            predicates={"en": ("clip",), "ja": ("クリップ", "クリッピング"), "ko": ("클리핑",)},
+        ),
+    ),
+    Claim(
+        id="amp/step-unscales-if-needed",
+        statement="scaler.step unscales the gradients itself when unscale_ was not called, so "
+        "the optimizer always applies the true gradients.",
+        expect=Expect.HOLDS,
+        probe=probe_step_unscales,
+        measures=("amp-step-after-unscale", "amp-step-without-unscale", "amp-step-expected"),
+    ),
+    Claim(
+        id="amp/gradscaler-skips-nonfinite-steps",
+        statement="When gradients contain inf or NaN, scaler.step skips the optimizer step and "
+        "update halves the scale; after growth_interval clean steps update doubles it.",
+        expect=Expect.HOLDS,
+        probe=probe_skips_nonfinite_steps,
+        measures=(
+            "amp-overflow-skipped",
+            "amp-overflow-taken",
+            "amp-overflow-scales",
+            "amp-growth-scales",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("GradScaler", "scaler.step"),
+            predicates={
+                "en": ("skip", "inf", "NaN"),
+                "ja": ("スキップ", "inf", "NaN"),
+                "ko": ("건너", "inf", "NaN"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/gradscaler-lives-across-iterations",
+        statement="A GradScaler must be created once: one created anew in every iteration "
+        "starts from the initial scale each time, and a gradient that overflows at that scale "
+        "then skips every step.",
+        expect=Expect.HOLDS,
+        probe=probe_scaler_lives_across_iterations,
+        measures=(
+            "amp-scaler-iterations",
+            "amp-kept-scaler-steps",
+            "amp-recreated-scaler-steps",
+            "amp-recreated-scaler-scales",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("GradScaler",),
+            predicates={
+                "en": ("each iteration", "every iteration", "once"),
+                "ja": ("毎回", "一度", "ループ"),
+                "ko": ("매번", "한 번", "반복"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/gradscaler-refuses-float16-gradients",
+        statement="GradScaler refuses to unscale float16 gradients: the parameters must stay "
+        "float32.",
+        expect=Expect.HOLDS,
+        probe=probe_scaler_refuses_float16_grads,
+        measures=("amp-float16-params-error",),
+    ),
+    Claim(
+        id="amp/cuda-gradscaler-needs-cuda",
+        statement="GradScaler() defaults to CUDA, and a CUDA GradScaler is enabled only where "
+        "CUDA is available; without CUDA it warns and does nothing.",
+        expect=Expect.HOLDS,
+        probe=probe_cuda_scaler_needs_cuda,
+        devices=("cpu",),
+        measures=(
+            "amp-default-scaler-device",
+            "amp-cuda-scaler-available",
+            "amp-cuda-scaler-enabled",
+            "amp-cuda-scaler-warning",
+        ),
+    ),
+    Claim(
+        id="amp/custom-decorators-need-device-type",
+        statement="torch.amp.custom_fwd and torch.amp.custom_bwd require the keyword argument "
+        "device_type.",
+        expect=Expect.HOLDS,
+        probe=probe_decorators_need_device_type,
+        devices=("cpu",),
+        measures=("amp-custom-fwd-no-device-type", "amp-custom-bwd-no-device-type"),
+    ),
+    Claim(
+        id="amp/undecorated-function-fails-under-autocast",
+        statement="A custom autograd Function without custom_fwd and custom_bwd, whose forward "
+        "runs under autocast, can fail in backward with a dtype mismatch.",
+        expect=Expect.HOLDS,
+        probe=probe_undecorated_function_fails,
+        measures=("amp-undecorated-error",),
+    ),
+    Claim(
+        id="amp/myth-custom-bwd-only-for-complex-gradients",
+        statement="custom_fwd and custom_bwd are needed only for complex custom gradients; a "
+        "simple custom Function works under autocast without them.",
+        expect=Expect.FAILS,
+        probe=probe_simple_function_needs_nothing,
+        measures=("amp-one-line-function-error",),
+        vocabulary=Vocabulary(
+            subjects=("custom_bwd",),
+            predicates={
+                "en": ("only when", "only if", "complex"),
+                "ja": ("のみ", "複雑"),
+                "ko": ("만", "복잡"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/custom-bwd-reuses-forward-autocast-state",
+        statement="custom_bwd runs backward with the autocast state and dtype that forward ran "
+        "with, recorded by custom_fwd.",
+        expect=Expect.HOLDS,
+        probe=probe_custom_bwd_reuses_state,
+        measures=(
+            "amp-forward-autocast-enabled",
+            "amp-forward-autocast-dtype",
+            "amp-backward-autocast-enabled",
+            "amp-backward-autocast-dtype",
+            "amp-backward-product-dtype",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("custom_bwd",),
+            predicates={"en": ("same",), "ja": ("同じ",), "ko": ("같은", "동일")},
+        ),
+    ),
+    Claim(
+        id="amp/myth-custom-bwd-recomputes-in-higher-precision",
+        statement="custom_bwd recomputes the gradient of a low-precision operation in higher "
+        "precision.",
+        expect=Expect.FAILS,
+        probe=probe_custom_bwd_higher_precision,
+        measures=(
+            "amp-custom-bwd-grad-dtype",
+            "amp-custom-bwd-grad-error",
+            "amp-cast-inputs-grad-error",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("custom_bwd",),
+            predicates={
+                "en": ("higher precision", "high precision", "recompute"),
+                "ja": ("高精度", "計算し直"),
+                "ko": ("고정밀", "높은 정밀도", "다시 계산"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/cast-inputs-float32-runs-in-float32",
+        statement="Inside an autocast region, custom_fwd(cast_inputs=torch.float32) casts a "
+        "Function's float16 and bfloat16 inputs to float32 and runs its forward and backward "
+        "with autocast disabled; outside autocast it changes nothing.",
+        expect=Expect.HOLDS,
+        probe=probe_cast_inputs_float32,
+        measures=(
+            "amp-cast-forward-enabled",
+            "amp-cast-input-dtype",
+            "amp-cast-output-dtype",
+            "amp-cast-backward-enabled",
+            "amp-cast-backward-dtype",
+            "amp-cast-outside-input-dtype",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("cast_inputs",),
+            predicates={"en": ("float32",), "ja": ("float32",), "ko": ("float32",)},
+        ),
+    ),
+    Claim(
+        id="amp/custom-bwd-needs-custom-fwd",
+        statement="custom_bwd works only together with custom_fwd: without it, backward raises "
+        "an AttributeError.",
+        expect=Expect.HOLDS,
+        probe=probe_custom_bwd_needs_custom_fwd,
+        measures=("amp-bwd-without-fwd-error", "amp-bwd-without-fwd-error-outside"),
+        vocabulary=Vocabulary(
+            subjects=("custom_bwd",),
+            predicates={"en": ("custom_fwd",), "ja": ("custom_fwd",), "ko": ("custom_fwd",)},
+        ),
+    ),
+    Claim(
+        id="amp/myth-custom-bwd-cuda-only",
+        statement="custom_bwd can only be used on CUDA devices.",
+        expect=Expect.FAILS,
+        probe=probe_custom_bwd_cuda_only,
+        devices=("cpu",),
+        measures=(
+            "amp-cpu-custom-bwd-error",
+            "amp-cpu-custom-bwd-enabled",
+            "amp-cpu-custom-bwd-dtype",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("custom_bwd",),
+            predicates={
+                "en": ("only on CUDA", "CUDA only", "CUDA devices"),
+                "ja": ("CUDA デバイスのみ", "CUDAのみ", "CUDA のみ"),
+                "ko": ("CUDA에서만", "CUDA 전용"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/cuda-decorators-ignore-cpu-autocast",
+        statement="The deprecated torch.cuda.amp.custom_fwd and custom_bwd follow CUDA autocast "
+        "only: under CPU autocast they do not prevent the backward dtype mismatch.",
+        expect=Expect.HOLDS,
+        probe=probe_cuda_decorators_ignore_cpu,
+        devices=("cpu",),
+        measures=("amp-cuda-decorators-cpu-error",),
+    ),
+    Claim(
+        id="amp/torch-cuda-amp-deprecated",
+        statement="torch.cuda.amp.autocast, GradScaler, custom_fwd and custom_bwd are "
+        "deprecated: each emits a FutureWarning naming its torch.amp replacement.",
+        expect=Expect.HOLDS,
+        probe=probe_torch_cuda_amp_deprecated,
+        devices=("cpu",),
+        measures=(
+            "amp-deprecated-autocast",
+            "amp-deprecated-gradscaler",
+            "amp-deprecated-custom-fwd",
+            "amp-deprecated-custom-bwd",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("torch.cuda.amp",),
+            predicates={
+                "en": ("deprecated",),
+                "ja": ("非推奨", "廃止"),
+                "ko": ("더 이상 사용되지", "폐기", "사용 중단"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/myth-custom-bwd-takes-args-outputs-inputs",
+        statement="torch.cuda.amp.custom_bwd is called with inputs, outputs and an args keyword.",
+        expect=Expect.FAILS,
+        probe=probe_custom_bwd_takes_args,
+        devices=("cpu",),
+        measures=("amp-custom-bwd-args-error", "amp-amp-custom-bwd-args-error"),
+        vocabulary=Vocabulary(
+            subjects=("custom_bwd",),
+            predicates={
+                "en": ("argument", "args"),
+                "ja": ("引数",),
+                "ko": ("인수", "인자"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/myth-custom-bwd-returns-gradients",
+        statement="Calling custom_bwd returns gradients.",
+        expect=Expect.FAILS,
+        probe=probe_custom_bwd_returns_grads,
+        devices=("cpu",),
+        measures=(
+            "amp-custom-bwd-result-type",
+            "amp-custom-bwd-result-name",
+            "amp-custom-bwd-result-call-error",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("custom_bwd",),
+            predicates={
+                "en": ("returns", "gradient"),
+                "ja": ("返し", "勾配"),
+                "ko": ("반환", "기울기", "그래디언트"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/myth-amp-backward-exists",
+        statement="AMP provides a function amp.backward(loss) that computes gradients.",
+        expect=Expect.FAILS,
+        probe=probe_amp_backward_exists,
+        devices=("cpu",),
+        measures=(
+            "amp-cuda-amp-has-backward",
+            "amp-amp-has-backward",
+            "amp-cuda-amp-backward-error",
+        ),
+        vocabulary=Vocabulary(subjects=("amp.backward",)),
+    ),
+    Claim(
+        id="amp/myth-gradscaler-has-unscale",
+        statement="GradScaler has a method unscale(optimizer).",
+        expect=Expect.FAILS,
+        probe=probe_gradscaler_has_unscale,
+        devices=("cpu",),
+        measures=(
+            "amp-scaler-has-unscale",
+            "amp-scaler-has-unscale-underscore",
+            "amp-scaler-unscale-error",
+        ),
+        vocabulary=Vocabulary(subjects=("scaler.unscale(",)),
+    ),
+    Claim(
+        id="amp/myth-autograd-grad-takes-args",
+        statement="torch.autograd.grad accepts an args keyword argument.",
+        expect=Expect.FAILS,
+        probe=probe_autograd_grad_takes_args,
+        devices=("cpu",),
+        measures=("amp-grad-has-args", "amp-grad-args-error"),
+        vocabulary=Vocabulary(subjects=("torch.autograd.grad",)),
+    ),
+    Claim(
+        id="amp/article-unindented-function-block",
+        statement="A function block whose indentation was lost does not compile: Python "
+        "raises IndentationError at the first statement after the def.",
+        expect=Expect.HOLDS,
+        probe=probe_unindented_function,
+        devices=("cpu",),
+        measures=("amp-unindented-function-error", "amp-unindented-function-line"),
+    ),
+    Claim(
+        id="amp/article-unindented-class-block",
+        statement="A class block whose indentation was lost does not compile: Python raises "
+        "IndentationError at the first statement after the class line.",
+        expect=Expect.HOLDS,
+        probe=probe_unindented_class,
+        devices=("cpu",),
+        measures=("amp-unindented-class-error", "amp-unindented-class-line"),
+    ),
+    Claim(
+        id="amp/article-block-a-restored",
+        statement="With its indentation restored, the article's first example computes relu in "
+        "float32, not float16, and then fails with TypeError at its custom_bwd call.",
+        expect=Expect.HOLDS,
+        probe=probe_block_a_restored,
+        devices=("cpu",),
+        measures=("amp-block-a-relu-dtype", "amp-block-a-error", "amp-block-a-warnings"),
+    ),
+    Claim(
+        id="amp/article-default-argument-nameerror",
+        statement="A default argument that names a variable assigned after the def raises "
+        "NameError when the def runs.",
+        expect=Expect.HOLDS,
+        probe=probe_default_argument_nameerror,
+        devices=("cpu",),
+        measures=("amp-default-argument-error",),
+    ),
+    Claim(
+        id="amp/article-relu-model-empty-optimizer",
+        statement="A model made only of ReLU has no parameters, and an optimizer built from it "
+        "raises ValueError.",
+        expect=Expect.HOLDS,
+        probe=probe_relu_model_empty_optimizer,
+        devices=("cpu",),
+        measures=("amp-relu-model-parameters", "amp-relu-model-optimizer-error"),
+    ),
+    Claim(
+        id="amp/article-ellipsis-unpack",
+        statement="Assigning the Ellipsis literal to two names raises TypeError.",
+        expect=Expect.HOLDS,
+        probe=probe_ellipsis_unpack,
+        devices=("cpu",),
+        measures=("amp-ellipsis-unpack-error",),
+    ),
+    Claim(
+        id="amp/article-missing-module",
+        statement="The module my_custom_grad_module does not exist: importing it raises "
+        "ModuleNotFoundError.",
+        expect=Expect.HOLDS,
+        probe=probe_missing_module,
+        devices=("cpu",),
+        measures=("amp-missing-module-error",),
+    ),
+)

@@ -1,0 +1,120 @@
+"""Tests of the mixed-precision topic: its claim module and the measuring helpers it relies on."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from checker.claims import amp
+from checker.probes import mixed_precision
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_claim_module_does_not_import_torch() -> None:
+    code = (
+        "import sys, checker.claims.amp, checker.probes.mixed_precision; "
+        "sys.exit('torch' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
+    assert result.returncode == 0
+
+
+def test_ids_and_keys_carry_the_topic_prefix() -> None:
+    for claim in amp.CLAIMS:
+        assert claim.id.startswith("amp/")
+        assert all(key.startswith("amp-") for key in claim.measures)
+
+
+def test_every_myth_has_a_vocabulary() -> None:
+    myths = [c for c in amp.CLAIMS if c.expect.value == "fails"]
+    assert myths
+    assert all(c.vocabulary is not None for c in myths), [
+        c.id for c in myths if c.vocabulary is None
+    ]
+
+
+def test_device_specific_claims_name_their_device() -> None:
+    devices = {c.id: c.devices for c in amp.CLAIMS}
+    assert devices["amp/reductions-float32-on-cuda"] == ("cuda",)
+    assert devices["amp/binary-cross-entropy-refused-on-cuda"] == ("cuda",)
+    assert devices["amp/reductions-follow-input-on-cpu"] == ("cpu",)
+    assert devices["amp/binary-cross-entropy-float32-on-cpu"] == ("cpu",)
+    assert devices["amp/myth-custom-bwd-recomputes-in-higher-precision"] == ("cpu", "cuda")
+
+
+def test_short_floats_are_exact_and_long_ones_rounded() -> None:
+    assert amp._g(65504.0) == "65504.0"
+    assert amp._g(0.0009765625) == "0.0009765625"
+    assert amp._g(2.0**-24) == "5.96046e-08"
+    assert amp._g(float("inf")) == "inf"
+
+
+@pytest.mark.parametrize(
+    ("source", "message", "line"),
+    [
+        (amp.UNINDENTED_FUNCTION, "after function definition on line 3", 5),
+        (amp.UNINDENTED_CLASS, "after class definition on line 5", 6),
+    ],
+)
+def test_unindented_blocks_fail_where_the_article_does(
+    source: str, message: str, line: int
+) -> None:
+    error, found = amp._compile_error(source)
+    assert error.startswith("IndentationError")
+    assert message in error
+    assert found == line
+
+
+torch = pytest.importorskip("torch")
+
+
+def test_result_dtypes_reports_dtypes_and_errors() -> None:
+    found = mixed_precision.result_dtypes("cpu", ("mm", "relu", "mse_loss"), torch.float32, None)
+    assert found == {"mm": "float32", "relu": "float32", "mse_loss": "float32"}
+    with_autocast = mixed_precision.result_dtypes("cpu", ("mm",), torch.float32, torch.bfloat16)
+    assert with_autocast == {"mm": "bfloat16"}
+
+
+def test_surviving_gradients_counts_the_sweep() -> None:
+    kept32, total = mixed_precision.surviving_gradients("cpu", torch.float32)
+    kept16, _ = mixed_precision.surviving_gradients("cpu", torch.float16)
+    scaled, _ = mixed_precision.surviving_gradients("cpu", torch.float16, scaled=True)
+    decades = mixed_precision.SWEEP_HIGH - mixed_precision.SWEEP_LOW
+    assert total == decades * mixed_precision.SWEEP_PER_DECADE + 1
+    assert kept32 == total == scaled
+    assert 0 < kept16 < total
+
+
+def test_matmul_function_logs_what_it_saw() -> None:
+    function, log = mixed_precision.matmul_function(
+        "cpu",
+        forward_decorator=torch.amp.custom_fwd(device_type="cpu"),
+        backward_decorator=torch.amp.custom_bwd(device_type="cpu"),
+    )
+    a, b = mixed_precision.matmul_inputs("cpu", size=4)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        out = function.apply(a, b)
+    out.float().sum().backward()
+    assert log.forward_state == log.backward_state == (True, "bfloat16")
+    assert log.forward_dtypes == {"a": "float32", "b": "float32", "out": "bfloat16"}
+    assert log.backward_dtypes["grad_a"] == "bfloat16"
+    assert a.grad is not None and a.grad.dtype == torch.float32
+
+
+def test_error_text_and_caught_warnings() -> None:
+    assert mixed_precision.error_text(lambda: None) == "no error"
+    assert mixed_precision.error_text(lambda: 1 / 0).startswith("ZeroDivisionError")
+
+    def warn() -> int:
+        import warnings
+
+        warnings.warn("careful", FutureWarning, stacklevel=1)
+        return 3
+
+    result, caught = mixed_precision.caught_warnings(warn)
+    assert result == 3
+    assert caught == [("FutureWarning", "careful")]
