@@ -12,9 +12,9 @@ import time
 from typing import Any
 
 import torch  # paid once per zygote, never per probe
-import torch._dynamo  # noqa: F401  (non-reentrant checkpoint and torch.func import it lazily;
-#                       ~1.5 s that several probes would otherwise each pay)
+import torch._dynamo
 
+#                       ~1.5 s that several probes would otherwise each pay)
 from checker.claim import Claim
 from checker.evidence import Evidence, Observation
 from checker.source_hash import probe_hash

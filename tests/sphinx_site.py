@@ -67,4 +67,7 @@ class Build:
 def copy_site(tmp_path: Path) -> Site:
     root = tmp_path / "site"
     shutil.copytree(sample("site"), root)
+    # git keeps no empty folders: a fresh clone has no catalogs directory yet.
+    for lang in ("ja", "ko"):
+        (root / "locales" / lang / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
     return Site(root)
