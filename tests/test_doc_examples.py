@@ -16,10 +16,13 @@ EXPECTED: dict[str, tuple[int, int, bool]] = {
     "basics.md": (4, 15, True),
     "claims.md": (0, 0, False),
     "reference/command-line.md": (0, 0, False),
+    "reference/translating.md": (0, 0, False),
     "topics/saved-tensors.md": (28, 99, True),
     "topics/amp.md": (37, 134, True),
     "reviews/amp-custom-bwd-article.md": (8, 17, False),
     "reviews/disable-saved-tensors-hooks-article.md": (3, 12, False),
+    "topics/views-and-inplace.md": (41, 162, True),
+    "reviews/copies-and-inplace-article.md": (3, 10, False),
 }
 
 

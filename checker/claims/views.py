@@ -1,0 +1,1807 @@
+"""Claims of the page "Views, copies and in-place operations" (docs/topics/views-and-inplace.md)
+and of the review of an article on copies and in-place operations
+(docs/reviews/copies-and-inplace-article.md).
+
+Claim ids are ``views/...`` (which operations share storage, ``clone`` and ``detach``) and
+``inplace/...`` (what in-place operations allocate, and how autograd treats them). Every
+measurement key starts with ``vi-``.
+
+Sharing is decided by comparing ``untyped_storage().data_ptr()`` (or, between NumPy and
+PyTorch, by writing through one side and reading the other). Allocations are measured with the
+profiler on CPU and with the caching allocator's statistics on CUDA, on tensors of
+:data:`SIDE` × :data:`SIDE` ``float32`` values (4 MiB, a size both allocators report exactly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from checker.claim import Claim, Expect, Vocabulary
+from checker.evidence import Measurement, Observation
+from checker.probes.memory import cpu_allocations, cuda_memory, shares_storage
+from checker.probes.step_memory import step_memory
+from checker.typing import Device, Lang
+
+#: Side of the square float32 tensors whose allocations are measured: 4 MiB each.
+SIDE = 1024
+_MIB = 1024 * 1024
+#: The CUDA caching allocator's constants (c10/cuda/CUDACachingAllocator.cpp).
+_ROUND_LARGE = 2 * _MIB  # large segments are a multiple of 2 MiB
+_MIN_BLOCK = 512  # every block is a multiple of 512 bytes
+_SMALL_SIZE = _MIB  # a large block is split only if more than 1 MiB would be left
+
+
+# -- shared pieces ---------------------------------------------------------------------------
+
+
+def _error(call: Callable[[], Any]) -> str:
+    """``"Type: message"`` of what ``call()`` raises, or ``"no error"``."""
+    try:
+        call()
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return "no error"
+
+
+def _warning(call: Callable[[], Any]) -> str:
+    """``"Category: message"`` of the first warning ``call()`` emits, or ``"no warning"``."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    if not caught:
+        return "no warning"
+    first = caught[0]
+    return f"{first.category.__name__}: {first.message}"
+
+
+def _allocated(fn: Callable[[], Any], device: Device) -> tuple[Any, int]:
+    """Bytes a call allocates: the profiler's sum of allocations on CPU, the peak above the
+    level before the call on CUDA (the caching allocator's statistics)."""
+    if device == "cuda":
+        result, memory = cuda_memory(fn)
+        return result, memory.peak
+    result, allocations = cpu_allocations(fn)
+    return result, allocations.allocated
+
+
+def _square(device: Device, seed: int = 0) -> Any:
+    """A :data:`SIDE` × :data:`SIDE` float32 tensor of seeded random values."""
+    import torch
+
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randn(SIDE, SIDE, generator=generator).to(device)
+
+
+def _grid(device: Device) -> Any:
+    """A 3 × 4 float32 tensor holding 0 … 11."""
+    import torch
+
+    return torch.arange(12.0, device=device).reshape(3, 4)
+
+
+def _values(t: Any) -> str:
+    """A tensor's values as a short list, rounded to 4 decimals."""
+    return str([round(float(v), 4) for v in t.detach().cpu().reshape(-1)])
+
+
+# -- views -----------------------------------------------------------------------------------
+
+
+def probe_view_and_reshape(device: Device) -> Observation:
+    x = _grid(device)
+    (v, r, f), allocated = _allocated(lambda: (x.view(4, 3), x.reshape(2, 6), x.flatten()), device)
+    shared = [shares_storage(t, x) for t in (v, r, f)]
+    return Observation(
+        holds=all(shared) and allocated == 0,
+        rule="holds if view, reshape and flatten of a contiguous tensor share its storage "
+        "and allocate no bytes",
+        measurements=(
+            Measurement("vi-view-shares", shared[0], "bool"),
+            Measurement("vi-reshape-contiguous-shares", shared[1], "bool"),
+            Measurement("vi-flatten-contiguous-shares", shared[2], "bool"),
+            Measurement("vi-view-reshape-allocated", allocated, "bytes"),
+        ),
+    )
+
+
+def probe_reshape_non_contiguous(device: Device) -> Observation:
+    x = _grid(device)
+    t = x.t()
+    r, allocated = _allocated(lambda: t.reshape(12), device)
+    error = _error(lambda: t.view(12))
+    shared = shares_storage(r, x)
+    return Observation(
+        holds=not shared and allocated > 0 and error.startswith("RuntimeError"),
+        rule="holds if reshape(12) of a transposed 3 × 4 tensor does not share its storage "
+        "and allocates, while view(12) raises RuntimeError",
+        measurements=(
+            Measurement("vi-reshape-transposed-shares", shared, "bool"),
+            Measurement("vi-reshape-transposed-allocated", allocated, "bytes"),
+            Measurement("vi-view-transposed-error", error, "exception"),
+        ),
+    )
+
+
+def probe_basic_indexing(device: Device) -> Observation:
+    x = _grid(device)
+    views = {"all": x[:], "step": x[1:, ::2], "int": x[0], "ellipsis": x[..., 1]}
+    shared = {name: shares_storage(v, x) for name, v in views.items()}
+    views["step"].fill_(-1.0)
+    written = bool((x[1:, ::2] == -1.0).all()) and float(x[0, 1]) == 1.0
+    return Observation(
+        holds=all(shared.values()) and written,
+        rule="holds if x[:], x[1:, ::2], x[0] and x[..., 1] share x's storage, and filling "
+        "x[1:, ::2] changes exactly those elements of x",
+        measurements=(
+            Measurement("vi-slice-all-shares", shared["all"], "bool"),
+            Measurement("vi-slice-step-shares", shared["step"], "bool"),
+            Measurement("vi-int-index-shares", shared["int"], "bool"),
+            Measurement("vi-ellipsis-index-shares", shared["ellipsis"], "bool"),
+            Measurement("vi-write-through-slice", written, "bool"),
+        ),
+    )
+
+
+def probe_transpose_expand(device: Device) -> Observation:
+    x = _grid(device)
+    t = x.t()
+    e = x.unsqueeze(0).expand(2, 3, 4)
+    shared_t, shared_e = shares_storage(t, x), shares_storage(e, x)
+    return Observation(
+        holds=shared_t and shared_e and e.stride()[0] == 0,
+        rule="holds if x.t() and x.unsqueeze(0).expand(2, 3, 4) share x's storage and the "
+        "expanded dimension has stride 0",
+        measurements=(
+            Measurement("vi-transpose-shares", shared_t, "bool"),
+            Measurement("vi-expand-shares", shared_e, "bool"),
+            Measurement("vi-expand-stride", str(tuple(e.stride())), "text"),
+        ),
+    )
+
+
+def _selection_myth(device: Device, name: str) -> Observation:
+    """Shared probe of the three selection myths: ``name`` is the function tested."""
+    import torch
+
+    x = _square(device)
+    every = torch.arange(SIDE, device=device)
+    mask = torch.ones_like(x, dtype=torch.bool)
+    columns = every.expand(SIDE, SIDE)
+    select: dict[str, Callable[[], Any]] = {
+        "index_select": lambda: x.index_select(0, every),
+        "masked_select": lambda: x.masked_select(mask),
+        "gather": lambda: x.gather(1, columns),
+    }
+    before = x.clone()
+    out, allocated = _allocated(select[name], device)
+    shared = shares_storage(out, x)
+    out.fill_(0.0)
+    reached = not torch.equal(x, before)
+    key = name.replace("_", "-")
+    return Observation(
+        holds=shared or reached,
+        rule=f"holds if {name} selecting every element of a {SIDE} × {SIDE} tensor returns "
+        "a tensor that shares its storage, or if filling the result changes the input",
+        measurements=(
+            Measurement(f"vi-{key}-shares", shared, "bool"),
+            Measurement(f"vi-{key}-write-reaches-input", reached, "bool"),
+            Measurement(f"vi-{key}-allocated", allocated, "bytes"),
+        ),
+    )
+
+
+def probe_index_select_myth(device: Device) -> Observation:
+    return _selection_myth(device, "index_select")
+
+
+def probe_masked_select_myth(device: Device) -> Observation:
+    return _selection_myth(device, "masked_select")
+
+
+def probe_gather_myth(device: Device) -> Observation:
+    return _selection_myth(device, "gather")
+
+
+def probe_advanced_indexing(device: Device) -> Observation:
+    import torch
+
+    x = _grid(device)
+    results = {
+        "list": x[[0, 2]],
+        "tensor": x[torch.tensor([0, 2], device=device)],
+        "mask": x[x > 5],
+    }
+    shared = {name: shares_storage(r, x) for name, r in results.items()}
+    return Observation(
+        holds=not any(shared.values()),
+        rule="holds if x[[0, 2]], x[torch.tensor([0, 2])] and x[x > 5] all have storage of "
+        "their own",
+        measurements=(
+            Measurement("vi-list-index-shares", shared["list"], "bool"),
+            Measurement("vi-tensor-index-shares", shared["tensor"], "bool"),
+            Measurement("vi-mask-index-shares", shared["mask"], "bool"),
+        ),
+    )
+
+
+def probe_index_assignment(device: Device) -> Observation:
+    x = _grid(device)
+    ptr = x.untyped_storage().data_ptr()
+    x[[0, 2]] = 0.0
+    assigned = float(x[0].abs().sum() + x[2].abs().sum()) == 0.0
+    same_storage = x.untyped_storage().data_ptr() == ptr
+    y = _grid(device)
+    y[[0, 2]].fill_(0.0)
+    filled = float(y[0].abs().sum()) == 0.0
+    return Observation(
+        holds=assigned and same_storage and not filled,
+        rule="holds if x[[0, 2]] = 0 zeroes rows 0 and 2 of x in its own storage, while "
+        "x[[0, 2]].fill_(0) leaves x unchanged",
+        measurements=(
+            Measurement("vi-index-assign-changes-input", assigned, "bool"),
+            Measurement("vi-index-assign-same-storage", same_storage, "bool"),
+            Measurement("vi-indexed-fill-changes-input", filled, "bool"),
+        ),
+    )
+
+
+# -- NumPy and constructors ------------------------------------------------------------------
+
+
+def probe_numpy_shares(device: Device) -> Observation:
+    import numpy as np
+    import torch
+
+    t = torch.zeros(3)
+    n = t.numpy()
+    n[0] = 5.0
+    numpy_write = float(t[0]) == 5.0
+    a = np.ones(4)
+    b, allocated = _allocated(lambda: torch.from_numpy(a), "cpu")
+    b.add_(1)
+    from_numpy_write = bool((a == 2.0).all())
+    return Observation(
+        holds=numpy_write and from_numpy_write and allocated == 0,
+        rule="holds if writing to t.numpy() changes t, b.add_(1) on b = torch.from_numpy(a) "
+        "changes a, and from_numpy allocates no bytes",
+        measurements=(
+            Measurement("vi-numpy-write-reaches-tensor", numpy_write, "bool"),
+            Measurement("vi-from-numpy-write-reaches-array", from_numpy_write, "bool"),
+            Measurement("vi-from-numpy-dtype", str(b.dtype), "dtype"),
+            Measurement("vi-from-numpy-allocated", allocated, "bytes"),
+        ),
+    )
+
+
+def _reaches(a: Any, t: Any) -> bool:
+    """Whether a write to the NumPy array ``a`` shows up in the tensor ``t``."""
+    old = float(t.reshape(-1)[0])
+    a.reshape(-1)[0] += 100.0
+    reached = float(t.reshape(-1)[0]) != old
+    a.reshape(-1)[0] -= 100.0
+    return reached
+
+
+def probe_as_tensor(device: Device) -> Observation:
+    import numpy as np
+    import torch
+
+    a = np.ones(4)  # float64
+    same = _reaches(a, torch.as_tensor(a))
+    other = _reaches(a, torch.as_tensor(a, dtype=torch.float32))
+    on_device = _reaches(a, torch.as_tensor(a, device=device))
+    moved = device != "cpu"
+    return Observation(
+        holds=same and not other and on_device != moved,
+        rule="holds if torch.as_tensor(a) of a float64 array shares its memory, "
+        "as_tensor(a, dtype=torch.float32) does not, and as_tensor(a, device=device) shares "
+        "on the CPU and copies on a GPU (decided by writing to a and reading the tensor)",
+        measurements=(
+            Measurement("vi-as-tensor-same-dtype-shares", same, "bool"),
+            Measurement("vi-as-tensor-other-dtype-shares", other, "bool"),
+            Measurement("vi-as-tensor-on-device-shares", on_device, "bool"),
+        ),
+    )
+
+
+def probe_torch_tensor_copies(device: Device) -> Observation:
+    import numpy as np
+    import torch
+
+    a = np.ones((SIDE, SIDE), dtype=np.float32)
+    from_array, allocated = _allocated(lambda: torch.tensor(a, device=device), device)
+    array_shared = _reaches(a, from_array)
+    x = _grid(device)
+    holder: list[Any] = []
+    warning = _warning(lambda: holder.append(torch.tensor(x)))
+    tensor_shared = shares_storage(holder[0], x)
+    return Observation(
+        holds=not array_shared and not tensor_shared and allocated >= a.nbytes,
+        rule="holds if torch.tensor(a) of a NumPy array allocates at least the array's bytes "
+        "and does not see later writes to it, and torch.tensor(t) of a tensor has storage "
+        "of its own",
+        measurements=(
+            Measurement("vi-tensor-from-array-shares", array_shared, "bool"),
+            Measurement("vi-tensor-from-array-allocated", allocated, "bytes"),
+            Measurement("vi-tensor-from-tensor-shares", tensor_shared, "bool"),
+            Measurement("vi-tensor-from-tensor-warning", warning, "text"),
+        ),
+    )
+
+
+# -- identity ----------------------------------------------------------------------------------
+
+
+def probe_sharing_different_ids(device: Device) -> Observation:
+    import torch
+
+    a = torch.tensor([1.0, 2.0], device=device, requires_grad=True)
+    b = a.detach()
+    v = a.view(2, 1)
+    return Observation(
+        holds=id(a) != id(b) and id(a) != id(v) and shares_storage(a, b) and shares_storage(a, v),
+        rule="holds if a.detach() and a.view(2, 1) share a's storage while their id() differs "
+        "from a's",
+        measurements=(
+            Measurement("vi-detach-same-id", id(a) == id(b), "bool"),
+            Measurement("vi-view-same-id", id(a) == id(v), "bool"),
+            Measurement("vi-detach-and-view-share", shares_storage(a, b), "bool"),
+        ),
+    )
+
+
+def probe_temporary_ids(device: Device) -> Observation:
+    import torch
+
+    y = torch.ones(3, device=device)
+    tries = 100
+    equal = sum(id(y.detach()) == id(y.detach()) for _ in range(tries))
+    same_object = y.detach() is y.detach()
+    return Observation(
+        holds=equal > 0 and not same_object,
+        rule="holds if id(y.detach()) == id(y.detach()) is True at least once in 100 tries, "
+        "while y.detach() is y.detach() is False",
+        measurements=(
+            Measurement("vi-temporary-ids-tries", tries, "count"),
+            Measurement("vi-temporary-ids-equal", equal, "count"),
+            Measurement("vi-temporaries-same-object", same_object, "bool"),
+        ),
+    )
+
+
+# -- detach and clone ------------------------------------------------------------------------
+
+
+def probe_detach(device: Device) -> Observation:
+    import torch
+
+    x = _square(device).requires_grad_()
+    d, allocated = _allocated(x.detach, device)
+    shared = shares_storage(d, x)
+    # d/dv of sum(v * v.detach()) is v's values if no gradient flows through detach(), 2 v if
+    # it did
+    v: Any = torch.tensor([1.0, 2.0], device=device, requires_grad=True)
+    (v * v.detach()).sum().backward()
+    branch = v.grad.tolist()
+    return Observation(
+        holds=shared
+        and d.grad_fn is None
+        and not d.requires_grad
+        and allocated == 0
+        and branch == [1.0, 2.0],
+        rule="holds if x.detach() of a tensor that requires grad shares its storage, has no "
+        "grad_fn, does not require grad and allocates no bytes, and if for v = [1, 2] the "
+        "gradient of sum(v * v.detach()) is [1, 2] (nothing flows through the detached factor)",
+        measurements=(
+            Measurement("vi-detach-storage-shared", shared, "bool"),
+            Measurement("vi-detach-grad-fn", str(d.grad_fn), "text"),
+            Measurement("vi-detach-requires-grad", d.requires_grad, "bool"),
+            Measurement("vi-detach-allocated", allocated, "bytes"),
+            Measurement("vi-detach-branch-grad", str(branch), "text"),
+        ),
+    )
+
+
+def probe_detach_sees_updates(device: Device) -> Observation:
+    import torch
+
+    w: Any = torch.nn.Parameter(torch.tensor([1.0, 2.0], device=device))
+    detached, cloned = w.detach(), w.detach().clone()
+    optimizer = torch.optim.SGD([w], lr=1.0)
+    (w * w).sum().mul(0.5).backward()  # gradient w: one step of lr 1 brings w to 0
+    optimizer.step()
+    return Observation(
+        holds=torch.equal(detached, w.detach()) and not torch.equal(cloned, w.detach()),
+        rule="holds if, after an SGD step changes w in place, w.detach() taken before the "
+        "step shows the new values and w.detach().clone() keeps the old ones",
+        measurements=(
+            Measurement("vi-parameter-after-step", _values(w), "text"),
+            Measurement("vi-detached-after-step", _values(detached), "text"),
+            Measurement("vi-cloned-after-step", _values(cloned), "text"),
+        ),
+    )
+
+
+def probe_clone(device: Device) -> Observation:
+    x = _square(device).requires_grad_()
+    c, allocated = _allocated(x.clone, device)
+    shared = shares_storage(c, x)
+    node = type(c.grad_fn).__name__
+    return Observation(
+        holds=not shared and node == "CloneBackward0" and c.requires_grad and allocated >= x.nbytes,
+        rule="holds if x.clone() of a tensor that requires grad allocates at least x's bytes, "
+        "shares no storage with x, requires grad and has grad_fn CloneBackward0",
+        measurements=(
+            Measurement("vi-clone-storage-shared", shared, "bool"),
+            Measurement("vi-clone-grad-fn", node, "text"),
+            Measurement("vi-clone-requires-grad", c.requires_grad, "bool"),
+            Measurement("vi-clone-allocated", allocated, "bytes"),
+            Measurement("vi-clone-source-nbytes", x.nbytes, "bytes"),
+        ),
+    )
+
+
+def probe_clone_detach(device: Device) -> Observation:
+    x = _square(device).requires_grad_()
+    c, allocated = _allocated(lambda: x.clone().detach(), device)
+    shared = shares_storage(c, x)
+    return Observation(
+        holds=not shared and not c.requires_grad and c.is_leaf and allocated >= x.nbytes,
+        rule="holds if x.clone().detach() allocates at least x's bytes, shares no storage "
+        "with x, does not require grad and is a leaf",
+        measurements=(
+            Measurement("vi-clone-detach-storage-shared", shared, "bool"),
+            Measurement("vi-clone-detach-requires-grad", c.requires_grad, "bool"),
+            Measurement("vi-clone-detach-is-leaf", c.is_leaf, "bool"),
+            Measurement("vi-clone-detach-allocated", allocated, "bytes"),
+        ),
+    )
+
+
+def probe_gradient_through_clone(device: Device) -> Observation:
+    import torch
+
+    a: Any = torch.tensor(1.0, device=device, requires_grad=True)
+    a_copy = a.clone()
+    (a**2).backward()
+    first = float(a.grad)
+    (a**2 + 3 * a_copy).backward()
+    second = float(a.grad)
+    return Observation(
+        holds=first == 2.0 and second == 2.0 + 2.0 + 3.0,
+        rule="holds if, for a = 1, backward of a**2 gives a.grad 2, and backward of "
+        "a**2 + 3 * a.clone() then accumulates 2 + 3 into it (7)",
+        measurements=(
+            Measurement("vi-clone-grad-first", str(first), "text"),
+            Measurement("vi-clone-grad-accumulated", str(second), "text"),
+        ),
+    )
+
+
+def probe_clone_grad_none(device: Device) -> Observation:
+    import torch
+
+    a: Any = torch.tensor(1.0, device=device, requires_grad=True)
+    b = a.clone()
+    (3 * b).backward()
+    box: list[Any] = []
+    warning = _warning(lambda: box.append(b.grad))
+    b2 = a.clone()
+    b2.retain_grad()
+    (3 * b2).backward()
+    return Observation(
+        holds=box[0] is None
+        and warning.startswith("UserWarning")
+        and "not a leaf" in warning
+        and b2.grad is not None,
+        rule="holds if, after backward, b = a.clone() has .grad None and reading it emits a "
+        "UserWarning about a non-leaf tensor, while a clone that called retain_grad() gets "
+        "its gradient",
+        measurements=(
+            Measurement("vi-clone-grad-after-backward", str(box[0]), "text"),
+            Measurement("vi-non-leaf-grad-warning", warning.split(". ")[0], "text"),
+            Measurement("vi-clone-retained-grad", str(float(b2.grad)), "text"),
+        ),
+    )
+
+
+def probe_constant_clone_leaf(device: Device) -> Observation:
+    import torch
+
+    a: Any = torch.tensor(1.0, device=device)
+    a_copy = a.clone()
+    leaf_before = a_copy.is_leaf
+    a_copy.requires_grad_()
+    (a_copy**2).backward()
+    grad = None if a_copy.grad is None else float(a_copy.grad)
+    return Observation(
+        holds=leaf_before and a.grad is None and grad == 2.0,
+        rule="holds if the clone of a tensor that does not require grad is a leaf; after "
+        "requires_grad_() and backward of its square (at 1), it has .grad 2 and the source "
+        ".grad None",
+        measurements=(
+            Measurement("vi-constant-clone-is-leaf", leaf_before, "bool"),
+            Measurement("vi-constant-source-grad", str(a.grad), "text"),
+            Measurement("vi-constant-clone-grad", str(grad), "text"),
+        ),
+    )
+
+
+def probe_linear_input_grad(device: Device) -> Observation:
+    import torch
+
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(2, 1).to(device)
+    x: Any = torch.tensor([1.0, 2.0], device=device, requires_grad=True)
+    layer(x).backward()
+    equal = bool(torch.equal(x.grad, layer.weight[0].detach()))
+    return Observation(
+        holds=equal,
+        rule="holds if, for y = Linear(2, 1)(x) with a 1-D x, x.grad equals the layer's "
+        "weight row exactly",
+        measurements=(
+            Measurement("vi-linear-input-grad-equals-weight", equal, "bool"),
+            Measurement("vi-linear-input-grad-seed-0", _values(x.grad), "text"),
+        ),
+    )
+
+
+def probe_detach_metadata_myth(device: Device) -> Observation:
+    import torch
+
+    def strict(call: Callable[[], Any]) -> str:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            return _error(call)
+
+    q: Any = torch.tensor([1.0, 2.0], device=device, requires_grad=True)
+    m = torch.zeros(2, 3, device=device, requires_grad=True)
+    errors = {
+        "resize": strict(lambda: q.detach().resize_(4)),
+        "resize-as": strict(lambda: q.detach().resize_as_(torch.zeros(3, device=device))),
+        "set": strict(lambda: q.detach().set_(torch.zeros(3, device=device))),
+        "transpose": strict(lambda: m.detach().transpose_(0, 1)),
+    }
+    return Observation(
+        holds=any(e != "no error" for e in errors.values()),
+        rule="holds if resize_, resize_as_, set_ or transpose_ on the detach() of a tensor "
+        "that requires grad raises an error or a warning (warnings turned into errors)",
+        measurements=(
+            *(Measurement(f"vi-detach-{k}-error", e, "text") for k, e in errors.items()),
+            Measurement("vi-shape-after-detached-resize", str(tuple(q.shape)), "text"),
+        ),
+    )
+
+
+def probe_resize_requires_grad(device: Device) -> Observation:
+    import torch
+
+    w = torch.ones(2, device=device, requires_grad=True)
+    leaf = _error(lambda: w.resize_(4))
+    clone = _error(lambda: w.clone().resize_(4))
+    clone_transpose = _error(
+        lambda: torch.ones(2, 3, device=device, requires_grad=True).clone().transpose_(0, 1)
+    )
+    detached = _error(lambda: w.detach().resize_(4))
+    holds = (
+        leaf.startswith("RuntimeError")
+        and clone.startswith("RuntimeError")
+        and clone_transpose == "no error"
+        and detached == "no error"
+    )
+    return Observation(
+        holds=holds,
+        rule="holds if resize_ raises RuntimeError on a leaf that requires grad and on its "
+        "clone, while transpose_ on such a clone and resize_ on its detach() raise nothing",
+        measurements=(
+            Measurement("vi-resize-leaf-error", leaf, "exception"),
+            Measurement("vi-resize-clone-error", clone, "exception"),
+            Measurement("vi-transpose-clone-error", clone_transpose, "text"),
+            Measurement("vi-resize-detached-error", detached, "text"),
+        ),
+    )
+
+
+# -- what in-place operations are ------------------------------------------------------------
+
+
+def probe_underscore_returns_self(device: Device) -> Observation:
+    import torch
+
+    y = torch.zeros(4, device=device)
+    ptr = y.untyped_storage().data_ptr()
+    added = y.add_(1.0)
+    scattered = y.scatter_(0, torch.tensor([0, 2], device=device), 5.0)
+    kept = y.untyped_storage().data_ptr() == ptr
+    return Observation(
+        holds=added is y and scattered is y and kept,
+        rule="holds if y.add_(1) and y.scatter_(...) return y itself and y keeps its storage",
+        measurements=(
+            Measurement("vi-add-inplace-returns-self", added is y, "bool"),
+            Measurement("vi-scatter-inplace-returns-self", scattered is y, "bool"),
+            Measurement("vi-inplace-keeps-storage", kept, "bool"),
+        ),
+    )
+
+
+def probe_augmented_assignment(device: Device) -> Observation:
+    import torch
+
+    x = torch.ones(4, device=device)
+    y = torch.zeros(4, device=device)
+    obj, ptr = id(y), y.untyped_storage().data_ptr()
+    y += x
+    same_object = id(y) == obj
+    y *= 3
+    same_storage = y.untyped_storage().data_ptr() == ptr
+    return Observation(
+        holds=same_object and same_storage and float(y.sum()) == 12.0,
+        rule="holds if y += x and y *= 3 leave y the same object with the same storage, "
+        "holding the new values",
+        measurements=(
+            Measurement("vi-iadd-same-object", same_object, "bool"),
+            Measurement("vi-iadd-imul-same-storage", same_storage, "bool"),
+        ),
+    )
+
+
+def probe_augmented_dtype(device: Device) -> Observation:
+    import torch
+
+    y = torch.tensor([1, 2], device=device)
+
+    def iadd() -> None:
+        nonlocal y
+        y += 1.5
+
+    error = _error(iadd)
+    promoted = (y + 1.5).dtype
+    return Observation(
+        holds=error.startswith("RuntimeError") and promoted == torch.float32,
+        rule="holds if y += 1.5 on an int64 tensor raises RuntimeError while y + 1.5 gives "
+        "a float32 tensor",
+        measurements=(
+            Measurement("vi-long-iadd-float-error", error, "exception"),
+            Measurement("vi-long-add-float-dtype", str(promoted), "dtype"),
+        ),
+    )
+
+
+# -- what in-place operations allocate -------------------------------------------------------
+
+
+def probe_relu_inplace(device: Device) -> Observation:
+    from torch.nn import functional
+
+    t = _square(device)
+    _, out_of_place = _allocated(lambda: functional.relu(t), device)
+    same, in_place = _allocated(lambda: functional.relu_(t), device)
+    kept = same is t
+    return Observation(
+        holds=in_place == 0 and out_of_place >= t.nbytes and kept,
+        rule=f"holds if, on a {SIDE} × {SIDE} float32 tensor, F.relu allocates at least the "
+        "tensor's bytes while F.relu_ allocates none and returns the tensor itself "
+        "(CPU: profiler allocations; CUDA: peak above the start)",
+        measurements=(
+            Measurement("vi-alloc-relu", out_of_place, "bytes"),
+            Measurement("vi-alloc-relu-inplace", in_place, "bytes"),
+            Measurement("vi-relu-inplace-returns-input", kept, "bool"),
+            Measurement("vi-square-nbytes", t.nbytes, "bytes"),
+        ),
+    )
+
+
+def probe_rebinding(device: Device) -> Observation:
+    x = _square(device, seed=1)
+    box = [_square(device)]
+    obj, ptr = id(box[0]), box[0].untyped_storage().data_ptr()
+
+    def rebind() -> None:
+        box[0] = box[0] + x
+
+    _, allocated = _allocated(rebind, device)
+    same_object = id(box[0]) == obj
+    same_storage = box[0].untyped_storage().data_ptr() == ptr
+    return Observation(
+        holds=not same_object and not same_storage and allocated >= x.nbytes,
+        rule="holds if y = y + x makes y a new object with a new storage and allocates at "
+        "least y's bytes (the sum is created while the old y is alive, so their ids differ)",
+        measurements=(
+            Measurement("vi-alloc-rebind", allocated, "bytes"),
+            Measurement("vi-rebind-same-object", same_object, "bool"),
+            Measurement("vi-rebind-same-storage", same_storage, "bool"),
+        ),
+    )
+
+
+def probe_slice_assignment_keeps(device: Device) -> Observation:
+    x = _square(device, seed=1)
+    y = _square(device)
+    expected = y + x
+    obj, ptr = id(y), y.untyped_storage().data_ptr()
+    y[:] = y + x
+    same_object = id(y) == obj
+    same_storage = y.untyped_storage().data_ptr() == ptr
+    return Observation(
+        holds=same_object and same_storage and bool(y.equal(expected)),
+        rule="holds if after y[:] = y + x, y is the same object with the same storage and "
+        "holds the sum",
+        measurements=(
+            Measurement("vi-slice-assign-same-object", same_object, "bool"),
+            Measurement("vi-slice-assign-same-storage", same_storage, "bool"),
+        ),
+    )
+
+
+def probe_slice_assignment_myth(device: Device) -> Observation:
+    x = _square(device, seed=1)
+    y = _square(device)
+
+    def assign() -> None:
+        y[:] = y + x
+
+    _, allocated = _allocated(assign, device)
+    return Observation(
+        holds=allocated == 0,
+        rule=f"holds if y[:] = y + x on {SIDE} × {SIDE} float32 tensors allocates no bytes "
+        "(CPU: profiler allocations; CUDA: peak above the start)",
+        measurements=(
+            Measurement("vi-alloc-slice-assign", allocated, "bytes"),
+            Measurement("vi-slice-assign-y-nbytes", y.nbytes, "bytes"),
+        ),
+    )
+
+
+def probe_slice_assignment_peak(device: Device) -> Observation:
+    import torch
+
+    x = _square(device, seed=1)
+    nbytes = x.nbytes
+
+    def variant(update: Callable[[Any], Any]) -> tuple[int, int]:
+        """Peak and end above y's own bytes, for a step that creates y then updates it."""
+        if device == "cuda":  # the allocator sees the old y freed: create it before the step
+            box = [torch.randn(SIDE, SIDE, device=device)]
+            _, memory = step_memory(lambda: box.__setitem__(0, update(box[0])), device)
+            return memory.peak, memory.end
+        # the CPU profiler misses frees of older blocks: create y inside, subtract its bytes
+        _, memory = step_memory(lambda: update(torch.randn(SIDE, SIDE)), device)
+        return memory.peak - nbytes, memory.end - nbytes
+
+    def rebind(y: Any) -> Any:
+        return y + x
+
+    def assign(y: Any) -> Any:
+        y[:] = y + x
+        return y
+
+    def add_(y: Any) -> Any:
+        return y.add_(x)
+
+    rebind_peak, rebind_end = variant(rebind)
+    assign_peak, assign_end = variant(assign)
+    add_peak, _ = variant(add_)
+    return Observation(
+        holds=assign_peak == rebind_peak >= nbytes and assign_end == rebind_end == 0,
+        rule="holds if y[:] = y + x and y = y + x reach the same peak above y's own bytes, at "
+        "least one tensor's worth, and both end with nothing extra allocated once the old y "
+        "or the temporary is freed",
+        measurements=(
+            Measurement("vi-peak-rebind", rebind_peak, "bytes"),
+            Measurement("vi-peak-slice-assign", assign_peak, "bytes"),
+            Measurement("vi-peak-add-inplace", add_peak, "bytes"),
+        ),
+    )
+
+
+def probe_out_and_inplace(device: Device) -> Observation:
+    import torch
+
+    x = _square(device, seed=1)
+    y = _square(device)
+    ptr = y.untyped_storage().data_ptr()
+
+    def iadd() -> None:
+        nonlocal y
+        y += x
+
+    returned, out = _allocated(lambda: torch.add(x, y, out=y), device)
+    _, augmented = _allocated(iadd, device)
+    _, method = _allocated(lambda: y.add_(x), device)
+    kept = y.untyped_storage().data_ptr() == ptr and returned is y
+    return Observation(
+        holds=out == augmented == method == 0 and kept,
+        rule="holds if torch.add(x, y, out=y), y += x and y.add_(x) each allocate no bytes "
+        "and y keeps its storage (CPU: profiler allocations; CUDA: peak above the start)",
+        measurements=(
+            Measurement("vi-alloc-out", out, "bytes"),
+            Measurement("vi-alloc-iadd", augmented, "bytes"),
+            Measurement("vi-alloc-add-inplace", method, "bytes"),
+        ),
+    )
+
+
+def probe_inplace_never_allocates_myth(device: Device) -> Observation:
+    import torch
+
+    y = _square(device)
+    x64 = _square(device, seed=1).double()
+    _, converted = _allocated(lambda: y.add_(x64.float()), device)
+    _, mixed = _allocated(lambda: y.add_(x64), device)
+    return Observation(
+        holds=mixed == 0 and y.dtype == torch.float32,
+        rule="holds if y.add_(x) allocates no bytes when y is float32 and x float64",
+        measurements=(
+            Measurement("vi-alloc-add-inplace-float64", mixed, "bytes"),
+            Measurement("vi-alloc-add-inplace-converted-first", converted, "bytes"),
+            Measurement("vi-add-inplace-float64-result-dtype", str(y.dtype), "dtype"),
+        ),
+    )
+
+
+def probe_out_refuses_autograd(device: Device) -> Observation:
+    import torch
+
+    a = torch.ones(3, device=device, requires_grad=True)
+    b = torch.ones(3, device=device)
+    c = torch.empty(3, device=device)
+    error = _error(lambda: torch.add(a, b, out=c))
+    return Observation(
+        holds=error.startswith("RuntimeError") and "out=" in error,
+        rule="holds if torch.add(a, b, out=c) with an input that requires grad raises "
+        "a RuntimeError about out= arguments",
+        measurements=(Measurement("vi-out-requires-grad-error", error, "exception"),),
+    )
+
+
+# -- the CUDA caching allocator ----------------------------------------------------------------
+
+
+def _alloc_conf() -> str:
+    import os
+
+    return os.environ.get("PYTORCH_CUDA_ALLOC_CONF", "") or "(unset)"
+
+
+def probe_cuda_large_rounding(device: Device) -> Observation:
+    import torch
+
+    torch.cuda.empty_cache()
+
+    def grow(rows: int, cols: int) -> tuple[Any, int, int, int]:
+        torch.cuda.synchronize()
+        stats = torch.cuda.memory_stats()
+        a0 = stats.get("allocated_bytes.all.current", 0)
+        r0 = stats.get("reserved_bytes.all.current", 0)
+        q0 = stats.get("requested_bytes.all.current", 0)
+        t = torch.empty(rows, cols, device=device)
+        torch.cuda.synchronize()
+        stats = torch.cuda.memory_stats()
+        return (
+            t,
+            stats["allocated_bytes.all.current"] - a0,
+            stats["reserved_bytes.all.current"] - r0,
+            stats["requested_bytes.all.current"] - q0,
+        )
+
+    large, large_alloc, large_reserved, large_requested = grow(10000, 10000)
+    mid, mid_alloc, mid_reserved, _ = grow(3000, 3000)
+
+    def segment(n: int) -> int:
+        return -(-n // _ROUND_LARGE) * _ROUND_LARGE
+
+    def block(n: int) -> int:
+        return -(-n // _MIN_BLOCK) * _MIN_BLOCK
+
+    large_rest = segment(large.nbytes) - block(large.nbytes)
+    mid_rest = segment(mid.nbytes) - block(mid.nbytes)
+    holds = (
+        large_reserved == segment(large.nbytes)
+        and mid_reserved == segment(mid.nbytes)
+        and large_requested == large.nbytes
+        and large_rest <= _SMALL_SIZE < mid_rest
+        and large_alloc == segment(large.nbytes)
+        and mid_alloc == block(mid.nbytes)
+    )
+    return Observation(
+        holds=holds,
+        rule="holds if, for 10000 × 10000 and 3000 × 3000 float32 tensors, memory_reserved() "
+        "grows by the tensor's bytes rounded up to a multiple of 2 MiB, and "
+        "memory_allocated() grows by that whole segment when at most 1 MiB of it is left "
+        "over (10000 × 10000) but only by the bytes rounded up to 512 when more is left and "
+        "split off (3000 × 3000); the rule is that of the default allocator settings, and "
+        "PYTORCH_CUDA_ALLOC_CONF is recorded",
+        measurements=(
+            Measurement("vi-cuda-large-nbytes", large.nbytes, "bytes"),
+            Measurement("vi-cuda-large-requested", large_requested, "bytes"),
+            Measurement("vi-cuda-large-allocated", large_alloc, "bytes"),
+            Measurement("vi-cuda-large-reserved", large_reserved, "bytes"),
+            Measurement("vi-cuda-mid-nbytes", mid.nbytes, "bytes"),
+            Measurement("vi-cuda-mid-allocated", mid_alloc, "bytes"),
+            Measurement("vi-cuda-mid-reserved", mid_reserved, "bytes"),
+            Measurement("vi-cuda-alloc-conf", _alloc_conf(), "text"),
+        ),
+    )
+
+
+def probe_cuda_relu_382(device: Device) -> Observation:
+    import torch
+    from torch.nn import functional
+
+    torch.cuda.empty_cache()
+    t = torch.randn(10000, 10000, device=device)
+    out, relu = cuda_memory(lambda: functional.relu(t))
+    _, relu_ = cuda_memory(lambda: functional.relu_(t))
+    mib = {
+        "output": out.nbytes / _MIB,
+        "allocated": relu.allocated / _MIB,
+        "peak": relu.peak / _MIB,
+        "inplace": relu_.peak / _MIB,
+    }
+    return Observation(
+        holds=mib["allocated"] == mib["peak"] == 382.0 and mib["inplace"] == 0.0,
+        rule="holds if F.relu of a 10000 × 10000 float32 tensor raises memory_allocated() and "
+        "its peak by 382.0 MiB, and F.relu_ by 0 (default allocator settings; "
+        "PYTORCH_CUDA_ALLOC_CONF is recorded)",
+        measurements=(
+            Measurement("vi-cuda-relu-output-mib", mib["output"], "ratio"),
+            Measurement("vi-cuda-relu-allocated-mib", mib["allocated"], "ratio"),
+            Measurement("vi-cuda-relu-peak-mib", mib["peak"], "ratio"),
+            Measurement("vi-cuda-relu-inplace-mib", mib["inplace"], "ratio"),
+            Measurement("vi-cuda-relu-alloc-conf", _alloc_conf(), "text"),
+        ),
+    )
+
+
+def probe_cuda_peak_high_water(device: Device) -> Observation:
+    import torch
+
+    big = torch.empty(8 * _MIB, device=device)  # 32 MiB
+    del big
+    torch.cuda.synchronize()
+    start = torch.cuda.max_memory_allocated()
+    small = torch.empty(2 * _MIB, device=device)  # 8 MiB
+    torch.cuda.synchronize()
+    without_reset = torch.cuda.max_memory_allocated() - start
+    del small
+    torch.cuda.reset_peak_memory_stats()
+    start = torch.cuda.max_memory_allocated()
+    small = torch.empty(2 * _MIB, device=device)
+    torch.cuda.synchronize()
+    with_reset = torch.cuda.max_memory_allocated() - start
+    return Observation(
+        holds=without_reset == 0 and with_reset == small.nbytes,
+        rule="holds if, after a 32 MiB tensor was allocated and freed, the growth of "
+        "max_memory_allocated() over an 8 MiB allocation is 0, and is 8 MiB once "
+        "reset_peak_memory_stats() was called first",
+        measurements=(
+            Measurement("vi-cuda-max-delta-without-reset", without_reset, "bytes"),
+            Measurement("vi-cuda-max-delta-with-reset", with_reset, "bytes"),
+        ),
+    )
+
+
+# -- in-place operations and autograd --------------------------------------------------------
+
+
+def probe_leaf_inplace(device: Device) -> Observation:
+    import torch
+
+    w = torch.ones(2, device=device, requires_grad=True)
+    error = _error(lambda: w.add_(1.0))
+    with torch.no_grad():
+        w.add_(1.0)
+    allowed = float(w.detach().sum()) == 4.0 and w.requires_grad
+    return Observation(
+        holds=error.startswith("RuntimeError") and "leaf Variable" in error and allowed,
+        rule="holds if add_ on a leaf that requires grad raises a RuntimeError naming the leaf "
+        "variable, while the same add_ inside torch.no_grad() succeeds",
+        measurements=(
+            Measurement("vi-leaf-inplace-error", error, "exception"),
+            Measurement("vi-leaf-inplace-under-no-grad", allowed, "bool"),
+        ),
+    )
+
+
+def probe_saved_tensor_modified(device: Device) -> Observation:
+    import torch
+
+    a: Any = torch.tensor([0.0, 1.0, 2.0], device=device, requires_grad=True)
+    e = a.exp()  # exp saves its output for backward
+    version_before = e._version
+    e.add_(1.0)
+    version_after = e._version
+    error = _error(lambda: e.sum().backward())
+    return Observation(
+        holds=version_after == version_before + 1
+        and error.startswith(
+            "RuntimeError: one of the variables needed for gradient computation has been "
+            "modified by an inplace operation"
+        ),
+        rule="holds if add_ on the output of exp (which exp saved) raises its version counter "
+        "by one and backward then raises the version-counter RuntimeError",
+        measurements=(
+            Measurement("vi-saved-version-before", version_before, "count"),
+            Measurement("vi-saved-version-after", version_after, "count"),
+            Measurement("vi-saved-modified-error", error, "exception"),
+        ),
+    )
+
+
+def probe_inplace_rewrites_graph(device: Device) -> Observation:
+    import torch
+
+    x: Any = torch.tensor([-1.0, 1.0], device=device, requires_grad=True)
+    y = x * 2
+    before = type(y.grad_fn).__name__
+    y.relu_()
+    after = type(y.grad_fn).__name__
+    version = y._version
+    y.sum().backward()
+    grad_ok = x.grad is not None and x.grad.tolist() == [0.0, 2.0]
+    a = torch.tensor(1.0, device=device, requires_grad=True)
+    b = a.clone()
+    b += 1
+    clone_after = type(b.grad_fn).__name__
+    return Observation(
+        holds=(before, after, clone_after) == ("MulBackward0", "ReluBackward0", "AddBackward0")
+        and version == 1
+        and grad_ok,
+        rule="holds if y = x * 2 has grad_fn MulBackward0, y.relu_() makes it ReluBackward0 "
+        "with _version 1 and backward gives the correct gradient, and b = a.clone(); "
+        "b += 1 makes b's grad_fn AddBackward0",
+        measurements=(
+            Measurement("vi-grad-fn-before-relu-inplace", before, "text"),
+            Measurement("vi-grad-fn-after-relu-inplace", after, "text"),
+            Measurement("vi-version-after-relu-inplace", version, "count"),
+            Measurement("vi-relu-inplace-grad-correct", grad_ok, "bool"),
+            Measurement("vi-grad-fn-clone-after-iadd", clone_after, "text"),
+        ),
+    )
+
+
+def _sigmoid_case(device: Device, alias: Callable[[Any], Any]) -> tuple[str, Any, int]:
+    """Zero the output of sigmoid through ``alias(out)``, then backward.
+
+    Returns the error (or ``"no error"``), the gradient of ``a`` and the output's version.
+    """
+    import torch
+
+    a: Any = torch.tensor([0.0, 1.0, 2.0], device=device, requires_grad=True)
+    out = a.sigmoid()  # sigmoid saves its output for backward
+    alias(out).zero_()
+    version = out._version
+    error = _error(lambda: out.sum().backward())
+    return error, a.grad, version
+
+
+def probe_no_error_correct_myth(device: Device) -> Observation:
+    import torch
+
+    error, grad, version = _sigmoid_case(device, lambda out: out.data)
+    a: Any = torch.tensor([0.0, 1.0, 2.0], device=device, requires_grad=True)
+    a.sigmoid().sum().backward()
+    correct = a.grad
+    right = grad is not None and bool(torch.allclose(grad, correct))
+    return Observation(
+        holds=error != "no error" or right,
+        rule="holds if zeroing sigmoid's output in place through .data either raises an "
+        "error at backward or leaves the gradient equal to the unmodified one",
+        measurements=(
+            Measurement("vi-data-zero-error", error, "text"),
+            Measurement("vi-data-zero-version", version, "count"),
+            Measurement("vi-data-zero-grad", _values(grad) if grad is not None else "None", "text"),
+            Measurement("vi-sigmoid-correct-grad", _values(correct), "text"),
+        ),
+    )
+
+
+def probe_detach_inplace_caught(device: Device) -> Observation:
+    error, _, version = _sigmoid_case(device, lambda out: out.detach())
+    return Observation(
+        holds=version == 1
+        and error.startswith(
+            "RuntimeError: one of the variables needed for gradient computation has been "
+            "modified by an inplace operation"
+        ),
+        rule="holds if zeroing sigmoid's output in place through detach() raises the output's "
+        "version to 1 and backward raises the version-counter RuntimeError",
+        measurements=(
+            Measurement("vi-detach-zero-version", version, "count"),
+            Measurement("vi-detach-zero-error", error, "exception"),
+        ),
+    )
+
+
+# -- the article's code --------------------------------------------------------------------
+
+
+def probe_flattened_if(device: Device) -> Observation:
+    # A function whose body kept one space of indentation, with an if statement whose body
+    # is no deeper than the if: the shape of the article's first block.
+    source = "def half(flag, t):\n if flag:\n t = t / 2\n return t\n"
+    error = _error(lambda: compile(source, "<flattened>", "exec"))
+    return Observation(
+        holds=error.startswith("IndentationError: expected an indented block after 'if'"),
+        rule="holds if compiling an if statement whose body is not indented deeper than the "
+        "if raises IndentationError ('expected an indented block')",
+        measurements=(Measurement("vi-flattened-if-error", error, "exception"),),
+    )
+
+
+def probe_indented_first_line(device: Device) -> Observation:
+    source = "    total = 1\n    total += 1\n"
+    error = _error(lambda: compile(source, "<indented>", "exec"))
+    return Observation(
+        holds=error.startswith("IndentationError: unexpected indent"),
+        rule="holds if compiling a module whose first statement is indented raises "
+        "IndentationError ('unexpected indent')",
+        measurements=(Measurement("vi-indented-block-error", error, "exception"),),
+    )
+
+
+def probe_cuda_calls_without_gpu(device: Device) -> Observation:
+    import torch
+
+    if not torch.cuda.is_available():
+        error = _error(torch.cuda.synchronize)
+        where = "this process: no CUDA device is available"
+    else:  # the GPU is visible here: ask a process that cannot see it
+        import os
+        import subprocess
+        import sys
+
+        code = (
+            "import torch\n"
+            "try:\n    torch.cuda.synchronize()\nexcept Exception as e:\n"
+            "    print(f'{type(e).__name__}: {e}')\nelse:\n    print('no error')\n"
+        )
+        env = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+        )
+        lines = done.stdout.strip().splitlines()
+        error = lines[-1] if lines else "no output"
+        where = "a child process with CUDA_VISIBLE_DEVICES empty"
+    return Observation(
+        holds=error not in {"no error", "no output"},
+        rule="holds if torch.cuda.synchronize() raises where no CUDA device is available",
+        measurements=(
+            Measurement("vi-cuda-sync-without-gpu-error", error, "exception"),
+            Measurement("vi-cuda-sync-without-gpu-where", where, "text"),
+        ),
+    )
+
+
+# -- vocabularies ----------------------------------------------------------------------------
+
+_SHARE: dict[Lang, tuple[str, ...]] = {
+    "en": ("share", "same memory", "shallow copy"),
+    "ja": ("共有", "浅いコピー"),
+    "ko": ("공유", "얕은 복사"),
+}
+_COPY: dict[Lang, tuple[str, ...]] = {
+    "en": ("copy", "copies", "new memory"),
+    "ja": ("コピー", "複製", "新しいメモリ"),
+    "ko": ("복사", "새로운 메모리", "새 메모리"),
+}
+_ALLOCATE: dict[Lang, tuple[str, ...]] = {
+    "en": ("allocat", "new memory", "extra memory"),
+    "ja": ("割り当て", "確保", "新しいメモリ"),
+    "ko": ("할당", "새로운 메모리", "메모리를 열", "새 메모리"),
+}
+_IN_PLACE = ("in-place", "In-place", "inplace", "in_place")
+_ERROR: dict[Lang, tuple[str, ...]] = {
+    "en": ("error", "raise", "warning"),
+    "ja": ("エラー", "警告"),
+    "ko": ("오류", "에러", "경고"),
+}
+
+CLAIMS = (
+    # views
+    Claim(
+        id="views/view-and-reshape-share-storage",
+        statement="view(), and reshape() or flatten() of a contiguous tensor, return tensors "
+        "that share its storage and allocate nothing.",
+        expect=Expect.HOLDS,
+        probe=probe_view_and_reshape,
+        measures=(
+            "vi-view-shares",
+            "vi-reshape-contiguous-shares",
+            "vi-flatten-contiguous-shares",
+            "vi-view-reshape-allocated",
+        ),
+        vocabulary=Vocabulary(subjects=("view(", "reshape("), predicates=_SHARE),
+    ),
+    Claim(
+        id="views/reshape-copies-non-contiguous",
+        statement="reshape() of a tensor whose layout does not allow a view (such as a "
+        "transpose) returns a copy, and view() raises instead.",
+        expect=Expect.HOLDS,
+        probe=probe_reshape_non_contiguous,
+        measures=(
+            "vi-reshape-transposed-shares",
+            "vi-reshape-transposed-allocated",
+            "vi-view-transposed-error",
+        ),
+        vocabulary=Vocabulary(subjects=("reshape(",), predicates=_COPY),
+    ),
+    Claim(
+        id="views/basic-indexing-returns-views",
+        statement="Indexing with integers, slices and ellipses returns a view: writing "
+        "through it changes the original.",
+        expect=Expect.HOLDS,
+        probe=probe_basic_indexing,
+        measures=(
+            "vi-slice-all-shares",
+            "vi-slice-step-shares",
+            "vi-int-index-shares",
+            "vi-ellipsis-index-shares",
+            "vi-write-through-slice",
+        ),
+        vocabulary=Vocabulary(subjects=("x[:]", "[:]"), predicates=_SHARE),
+    ),
+    Claim(
+        id="views/transpose-and-expand-are-views",
+        statement="t(), transpose() and expand() return views; expand() repeats elements "
+        "with a stride of 0 instead of copying them.",
+        expect=Expect.HOLDS,
+        probe=probe_transpose_expand,
+        measures=("vi-transpose-shares", "vi-expand-shares", "vi-expand-stride"),
+        vocabulary=Vocabulary(subjects=("transpose(", "expand("), predicates=_SHARE),
+    ),
+    Claim(
+        id="views/myth-index-select-shares-memory",
+        statement="index_select() returns a tensor that shares memory with its input.",
+        expect=Expect.FAILS,
+        probe=probe_index_select_myth,
+        measures=(
+            "vi-index-select-shares",
+            "vi-index-select-write-reaches-input",
+            "vi-index-select-allocated",
+        ),
+        vocabulary=Vocabulary(subjects=("index_select",), predicates=_SHARE),
+    ),
+    Claim(
+        id="views/myth-masked-select-shares-memory",
+        statement="masked_select() returns a tensor that shares memory with its input.",
+        expect=Expect.FAILS,
+        probe=probe_masked_select_myth,
+        measures=(
+            "vi-masked-select-shares",
+            "vi-masked-select-write-reaches-input",
+            "vi-masked-select-allocated",
+        ),
+        vocabulary=Vocabulary(subjects=("masked_select",), predicates=_SHARE),
+    ),
+    Claim(
+        id="views/myth-gather-shares-memory",
+        statement="gather() returns a tensor that shares memory with its input.",
+        expect=Expect.FAILS,
+        probe=probe_gather_myth,
+        measures=("vi-gather-shares", "vi-gather-write-reaches-input", "vi-gather-allocated"),
+        vocabulary=Vocabulary(subjects=("gather",), predicates=_SHARE),
+    ),
+    Claim(
+        id="views/advanced-indexing-copies",
+        statement="Indexing with a list or tensor of integers, or with a boolean mask, returns "
+        "a copy.",
+        expect=Expect.HOLDS,
+        probe=probe_advanced_indexing,
+        measures=("vi-list-index-shares", "vi-tensor-index-shares", "vi-mask-index-shares"),
+        vocabulary=Vocabulary(subjects=("mask", "index"), predicates=_COPY),
+    ),
+    Claim(
+        id="views/index-assignment-writes-in-place",
+        statement="Assigning through advanced indexing (x[idx] = v) writes into x, although "
+        "reading x[idx] makes a copy.",
+        expect=Expect.HOLDS,
+        probe=probe_index_assignment,
+        measures=(
+            "vi-index-assign-changes-input",
+            "vi-index-assign-same-storage",
+            "vi-indexed-fill-changes-input",
+        ),
+    ),
+    Claim(
+        id="views/numpy-and-from-numpy-share-memory",
+        statement="Tensor.numpy() and torch.from_numpy() share memory with their source, so "
+        "writes show on both sides and no bytes are copied.",
+        expect=Expect.HOLDS,
+        probe=probe_numpy_shares,
+        devices=("cpu",),
+        measures=(
+            "vi-numpy-write-reaches-tensor",
+            "vi-from-numpy-write-reaches-array",
+            "vi-from-numpy-dtype",
+            "vi-from-numpy-allocated",
+        ),
+        vocabulary=Vocabulary(subjects=("from_numpy", "numpy()"), predicates=_SHARE),
+    ),
+    Claim(
+        id="views/as-tensor-shares-when-dtype-and-device-match",
+        statement="torch.as_tensor() shares a NumPy array's memory only when the requested "
+        "dtype and device match the array's; otherwise it copies.",
+        expect=Expect.HOLDS,
+        probe=probe_as_tensor,
+        measures=(
+            "vi-as-tensor-same-dtype-shares",
+            "vi-as-tensor-other-dtype-shares",
+            "vi-as-tensor-on-device-shares",
+        ),
+        vocabulary=Vocabulary(subjects=("as_tensor",), predicates=_SHARE),
+    ),
+    Claim(
+        id="views/torch-tensor-copies",
+        statement="torch.tensor() always copies its data, whether it is given a NumPy array or "
+        "a tensor.",
+        expect=Expect.HOLDS,
+        probe=probe_torch_tensor_copies,
+        measures=(
+            "vi-tensor-from-array-shares",
+            "vi-tensor-from-array-allocated",
+            "vi-tensor-from-tensor-shares",
+            "vi-tensor-from-tensor-warning",
+        ),
+        vocabulary=Vocabulary(subjects=("torch.tensor(",), predicates=_COPY),
+    ),
+    Claim(
+        id="views/sharing-tensors-have-different-ids",
+        statement="Tensors that share storage, such as a tensor and its detach() or view(), "
+        "are different Python objects with different id() values.",
+        expect=Expect.HOLDS,
+        probe=probe_sharing_different_ids,
+        measures=("vi-detach-same-id", "vi-view-same-id", "vi-detach-and-view-share"),
+        vocabulary=Vocabulary(
+            subjects=("id(", "id"),
+            predicates={"en": ("different",), "ja": ("異な", "違"), "ko": ("다르", "같지 않")},
+        ),
+    ),
+    Claim(
+        id="views/id-of-temporaries-can-repeat",
+        statement="Two temporary tensors created one after the other can get the same id(), "
+        "so equal id() values do not prove that two expressions give the same tensor.",
+        expect=Expect.HOLDS,
+        probe=probe_temporary_ids,
+        devices=("cpu",),
+        measures=("vi-temporary-ids-tries", "vi-temporary-ids-equal", "vi-temporaries-same-object"),
+        vocabulary=Vocabulary(
+            subjects=("id(", "id"),
+            predicates={"en": ("same address",), "ja": ("同じアドレス",), "ko": ("주소는 같",)},
+        ),
+    ),
+    # detach and clone
+    Claim(
+        id="views/detach-shares-storage-outside-graph",
+        statement="detach() returns a tensor that shares the original's storage, has no "
+        "grad_fn and does not require grad: no gradient flows through it, and it allocates "
+        "nothing.",
+        expect=Expect.HOLDS,
+        probe=probe_detach,
+        measures=(
+            "vi-detach-storage-shared",
+            "vi-detach-grad-fn",
+            "vi-detach-requires-grad",
+            "vi-detach-allocated",
+            "vi-detach-branch-grad",
+        ),
+        vocabulary=Vocabulary(subjects=("detach",), predicates=_SHARE),
+    ),
+    Claim(
+        id="views/detach-sees-in-place-updates",
+        statement="A detached tensor sees later in-place updates of the original, such as an "
+        "optimizer step; a clone keeps the old values.",
+        expect=Expect.HOLDS,
+        probe=probe_detach_sees_updates,
+        measures=("vi-parameter-after-step", "vi-detached-after-step", "vi-cloned-after-step"),
+        vocabulary=Vocabulary(
+            subjects=("detach",),
+            predicates={
+                "en": ("update", "change"),
+                "ja": ("更新", "変わ"),
+                "ko": ("업데이트", "변경"),
+            },
+        ),
+    ),
+    Claim(
+        id="views/clone-copies-and-stays-in-graph",
+        statement="clone() allocates a copy that shares no storage with the original, and it "
+        "stays in the autograd graph (grad_fn CloneBackward0, requires_grad kept).",
+        expect=Expect.HOLDS,
+        probe=probe_clone,
+        measures=(
+            "vi-clone-storage-shared",
+            "vi-clone-grad-fn",
+            "vi-clone-requires-grad",
+            "vi-clone-allocated",
+            "vi-clone-source-nbytes",
+        ),
+        vocabulary=Vocabulary(subjects=("clone",), predicates=_COPY),
+    ),
+    Claim(
+        id="views/clone-detach-is-a-plain-copy",
+        statement="clone().detach() is a copy outside the graph: its own storage, a leaf that "
+        "does not require grad.",
+        expect=Expect.HOLDS,
+        probe=probe_clone_detach,
+        measures=(
+            "vi-clone-detach-storage-shared",
+            "vi-clone-detach-requires-grad",
+            "vi-clone-detach-is-leaf",
+            "vi-clone-detach-allocated",
+        ),
+    ),
+    Claim(
+        id="views/gradient-flows-through-clone",
+        statement="Gradients flow through clone() to the original unchanged, and accumulate "
+        "in the original's .grad.",
+        expect=Expect.HOLDS,
+        probe=probe_gradient_through_clone,
+        measures=("vi-clone-grad-first", "vi-clone-grad-accumulated"),
+        vocabulary=Vocabulary(
+            subjects=("clone",),
+            predicates={
+                "en": ("gradient", "grad"),
+                "ja": ("勾配",),
+                "ko": ("기울기", "그래디언트"),
+            },
+        ),
+    ),
+    Claim(
+        id="views/clone-grad-is-none-with-warning",
+        statement="A clone of a tensor that requires grad is not a leaf: its .grad stays None "
+        "after backward, and reading it emits a UserWarning, unless retain_grad() was called.",
+        expect=Expect.HOLDS,
+        probe=probe_clone_grad_none,
+        measures=(
+            "vi-clone-grad-after-backward",
+            "vi-non-leaf-grad-warning",
+            "vi-clone-retained-grad",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("clone",),
+            predicates={"en": ("None",), "ja": ("None",), "ko": ("None",)},
+        ),
+    ),
+    Claim(
+        id="views/clone-of-constant-becomes-trainable-leaf",
+        statement="The clone of a tensor that does not require grad is a leaf: after "
+        "requires_grad_() it receives its own .grad, and nothing flows back to the source.",
+        expect=Expect.HOLDS,
+        probe=probe_constant_clone_leaf,
+        measures=(
+            "vi-constant-clone-is-leaf",
+            "vi-constant-source-grad",
+            "vi-constant-clone-grad",
+        ),
+    ),
+    Claim(
+        id="views/linear-input-grad-equals-weight",
+        statement="For y = Linear(2, 1)(x) with a 1-D input, x.grad after y.backward() is the "
+        "layer's weight row, so its values depend only on the initialization.",
+        expect=Expect.HOLDS,
+        probe=probe_linear_input_grad,
+        devices=("cpu",),
+        measures=("vi-linear-input-grad-equals-weight", "vi-linear-input-grad-seed-0"),
+    ),
+    Claim(
+        id="views/myth-detach-metadata-change-raises",
+        statement="Changing the shape or storage of a detach() result in place (resize_, "
+        "resize_as_, set_, transpose_) raises an error or a warning.",
+        expect=Expect.FAILS,
+        probe=probe_detach_metadata_myth,
+        measures=(
+            "vi-detach-resize-error",
+            "vi-detach-resize-as-error",
+            "vi-detach-set-error",
+            "vi-detach-transpose-error",
+            "vi-shape-after-detached-resize",
+        ),
+        vocabulary=Vocabulary(subjects=("resize_", "set_", "transpose_"), predicates=_ERROR),
+    ),
+    Claim(
+        id="views/resize-refuses-tensors-that-require-grad",
+        statement="resize_() raises on any tensor that requires grad, a clone included; "
+        "other in-place metadata changes such as transpose_() are allowed.",
+        expect=Expect.HOLDS,
+        probe=probe_resize_requires_grad,
+        measures=(
+            "vi-resize-leaf-error",
+            "vi-resize-clone-error",
+            "vi-transpose-clone-error",
+            "vi-resize-detached-error",
+        ),
+    ),
+    # what in-place operations are
+    Claim(
+        id="inplace/underscore-methods-return-self",
+        statement="Methods whose name ends in an underscore, such as add_() and scatter_(), "
+        "modify the tensor in its own storage and return the tensor itself.",
+        expect=Expect.HOLDS,
+        probe=probe_underscore_returns_self,
+        measures=(
+            "vi-add-inplace-returns-self",
+            "vi-scatter-inplace-returns-self",
+            "vi-inplace-keeps-storage",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("add_", "scatter_"),
+            predicates={
+                "en": ("in-place", "in place"),
+                "ja": ("インプレース",),
+                "ko": ("현지", "제자리", "로컬"),
+            },
+        ),
+    ),
+    Claim(
+        id="inplace/augmented-assignment-is-in-place",
+        statement="y += x and y *= x on a tensor are in-place: y stays the same object with "
+        "the same storage.",
+        expect=Expect.HOLDS,
+        probe=probe_augmented_assignment,
+        measures=("vi-iadd-same-object", "vi-iadd-imul-same-storage"),
+        vocabulary=Vocabulary(
+            subjects=("+=", "*="),
+            predicates={
+                "en": ("in-place", "in place"),
+                "ja": ("インプレース",),
+                "ko": ("현장", "현지", "제자리"),
+            },
+        ),
+    ),
+    Claim(
+        id="inplace/augmented-assignment-keeps-dtype",
+        statement="An in-place operation cannot change the tensor's dtype: y += 1.5 on an "
+        "integer tensor raises, where y + 1.5 returns a float tensor.",
+        expect=Expect.HOLDS,
+        probe=probe_augmented_dtype,
+        measures=("vi-long-iadd-float-error", "vi-long-add-float-dtype"),
+    ),
+    # what in-place operations allocate
+    Claim(
+        id="inplace/relu-in-place-allocates-nothing",
+        statement="F.relu_() allocates no memory, where F.relu() allocates a new tensor of the "
+        "input's size.",
+        expect=Expect.HOLDS,
+        probe=probe_relu_inplace,
+        measures=(
+            "vi-alloc-relu",
+            "vi-alloc-relu-inplace",
+            "vi-relu-inplace-returns-input",
+            "vi-square-nbytes",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("relu_", "ReLU"),
+            predicates={
+                "en": ("save memory", "reduc", "less memory"),
+                "ja": ("節約", "削減", "減ら"),
+                "ko": ("절약", "줄이", "감소"),
+            },
+        ),
+    ),
+    Claim(
+        id="inplace/rebinding-allocates-new-storage",
+        statement="y = y + x allocates a new tensor for the result and rebinds the name y to it.",
+        expect=Expect.HOLDS,
+        probe=probe_rebinding,
+        measures=("vi-alloc-rebind", "vi-rebind-same-object", "vi-rebind-same-storage"),
+        vocabulary=Vocabulary(subjects=("y = x + y", "y = y + x"), predicates=_ALLOCATE),
+    ),
+    Claim(
+        id="inplace/slice-assignment-keeps-storage",
+        statement="After y[:] = y + x, y is the same object with the same storage, holding "
+        "the sum.",
+        expect=Expect.HOLDS,
+        probe=probe_slice_assignment_keeps,
+        measures=("vi-slice-assign-same-object", "vi-slice-assign-same-storage"),
+    ),
+    Claim(
+        id="inplace/myth-slice-assignment-allocates-nothing",
+        statement="y[:] = y + x writes the result into y without allocating any new memory.",
+        expect=Expect.FAILS,
+        probe=probe_slice_assignment_myth,
+        measures=("vi-alloc-slice-assign", "vi-slice-assign-y-nbytes"),
+        vocabulary=Vocabulary(subjects=("[:]",), predicates=_ALLOCATE),
+    ),
+    Claim(
+        id="inplace/slice-assignment-peaks-like-rebinding",
+        statement="y[:] = y + x reaches the same peak memory as y = y + x: the sum is computed "
+        "into a temporary first.",
+        expect=Expect.HOLDS,
+        probe=probe_slice_assignment_peak,
+        measures=("vi-peak-rebind", "vi-peak-slice-assign", "vi-peak-add-inplace"),
+    ),
+    Claim(
+        id="inplace/out-and-in-place-allocate-nothing",
+        statement="torch.add(x, y, out=y), y += x and y.add_(x) write the sum into y without "
+        "allocating anything.",
+        expect=Expect.HOLDS,
+        probe=probe_out_and_inplace,
+        measures=("vi-alloc-out", "vi-alloc-iadd", "vi-alloc-add-inplace"),
+        vocabulary=Vocabulary(subjects=("out=", "add_", "+="), predicates=_ALLOCATE),
+    ),
+    Claim(
+        id="inplace/myth-in-place-never-allocates",
+        statement="An in-place operation never allocates memory.",
+        expect=Expect.FAILS,
+        probe=probe_inplace_never_allocates_myth,
+        devices=("cpu",),
+        measures=(
+            "vi-alloc-add-inplace-float64",
+            "vi-alloc-add-inplace-converted-first",
+            "vi-add-inplace-float64-result-dtype",
+        ),
+        vocabulary=Vocabulary(subjects=_IN_PLACE, predicates=_ALLOCATE),
+    ),
+    Claim(
+        id="inplace/out-refuses-autograd",
+        statement="Functions called with out= do not support autograd: an input that requires "
+        "grad makes them raise.",
+        expect=Expect.HOLDS,
+        probe=probe_out_refuses_autograd,
+        measures=("vi-out-requires-grad-error",),
+    ),
+    # the CUDA caching allocator
+    Claim(
+        id="inplace/cuda-large-blocks-rounded-to-2mib",
+        statement="With the default settings, the CUDA caching allocator reserves large "
+        "tensors in segments rounded up to 2 MiB, and memory_allocated() counts the whole "
+        "segment when at most 1 MiB of it is left over.",
+        expect=Expect.HOLDS,
+        probe=probe_cuda_large_rounding,
+        devices=("cuda",),
+        measures=(
+            "vi-cuda-large-nbytes",
+            "vi-cuda-large-requested",
+            "vi-cuda-large-allocated",
+            "vi-cuda-large-reserved",
+            "vi-cuda-mid-nbytes",
+            "vi-cuda-mid-allocated",
+            "vi-cuda-mid-reserved",
+            "vi-cuda-alloc-conf",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("memory_allocated", "max_memory_allocated"),
+            predicates={"en": ("MiB", "MB"), "ja": ("MiB", "MB"), "ko": ("MiB", "MB")},
+        ),
+    ),
+    Claim(
+        id="inplace/article-relu-shows-382-mib",
+        statement="On CUDA with the default allocator settings, the out-of-place ReLU of a "
+        "10000 x 10000 float32 tensor raises memory_allocated() by 382.0 MiB, although the "
+        "output takes 381.47 MiB; the in-place ReLU raises it by 0.",
+        expect=Expect.HOLDS,
+        probe=probe_cuda_relu_382,
+        devices=("cuda",),
+        measures=(
+            "vi-cuda-relu-output-mib",
+            "vi-cuda-relu-allocated-mib",
+            "vi-cuda-relu-peak-mib",
+            "vi-cuda-relu-inplace-mib",
+            "vi-cuda-relu-alloc-conf",
+        ),
+    ),
+    Claim(
+        id="inplace/cuda-peak-is-a-high-water-mark",
+        statement="torch.cuda.max_memory_allocated() is the highest value since the start or "
+        "the last reset_peak_memory_stats(), so its growth over a call reads 0 when an earlier "
+        "peak was higher.",
+        expect=Expect.HOLDS,
+        probe=probe_cuda_peak_high_water,
+        devices=("cuda",),
+        measures=("vi-cuda-max-delta-without-reset", "vi-cuda-max-delta-with-reset"),
+    ),
+    # in-place operations and autograd
+    Claim(
+        id="inplace/leaf-requiring-grad-refuses-in-place",
+        statement="An in-place operation on a leaf tensor that requires grad raises, except "
+        "inside torch.no_grad().",
+        expect=Expect.HOLDS,
+        probe=probe_leaf_inplace,
+        measures=("vi-leaf-inplace-error", "vi-leaf-inplace-under-no-grad"),
+    ),
+    Claim(
+        id="inplace/modifying-saved-tensor-breaks-backward",
+        statement="Modifying in place a tensor that autograd saved for backward raises its "
+        "version counter, and backward then raises a RuntimeError.",
+        expect=Expect.HOLDS,
+        probe=probe_saved_tensor_modified,
+        measures=(
+            "vi-saved-version-before",
+            "vi-saved-version-after",
+            "vi-saved-modified-error",
+        ),
+        vocabulary=Vocabulary(
+            subjects=_IN_PLACE,
+            predicates={
+                "en": ("overwrite", "gradient computation"),
+                "ja": ("上書き", "勾配計算"),
+                "ko": ("덮어쓸", "덮어쓰", "기울기 계산", "사다리 계산"),
+            },
+        ),
+    ),
+    Claim(
+        id="inplace/in-place-rewrites-grad-fn",
+        statement="An in-place operation on a tensor in the graph replaces its grad_fn with "
+        "the operation's own node and bumps its version counter.",
+        expect=Expect.HOLDS,
+        probe=probe_inplace_rewrites_graph,
+        measures=(
+            "vi-grad-fn-before-relu-inplace",
+            "vi-grad-fn-after-relu-inplace",
+            "vi-version-after-relu-inplace",
+            "vi-relu-inplace-grad-correct",
+            "vi-grad-fn-clone-after-iadd",
+        ),
+        vocabulary=Vocabulary(
+            subjects=_IN_PLACE,
+            predicates={
+                "en": ("rewrite", "creator"),
+                "ja": ("書き換え",),
+                "ko": ("다시 쓰", "창설자"),
+            },
+        ),
+    ),
+    Claim(
+        id="inplace/myth-no-error-means-correct-gradients",
+        statement="If code with in-place operations runs backward without an error, its "
+        "gradients are correct.",
+        expect=Expect.FAILS,
+        probe=probe_no_error_correct_myth,
+        measures=(
+            "vi-data-zero-error",
+            "vi-data-zero-version",
+            "vi-data-zero-grad",
+            "vi-sigmoid-correct-grad",
+        ),
+        vocabulary=Vocabulary(
+            subjects=_IN_PLACE,
+            predicates={
+                "en": ("correct", "no error"),
+                "ja": ("正しい", "正確", "エラーが出な"),
+                "ko": ("정확", "오류를 보고하지 않"),
+            },
+        ),
+    ),
+    Claim(
+        id="inplace/detach-in-place-is-caught",
+        statement="An in-place change made through detach() bumps the shared version counter, "
+        "so backward reports it.",
+        expect=Expect.HOLDS,
+        probe=probe_detach_inplace_caught,
+        measures=("vi-detach-zero-version", "vi-detach-zero-error"),
+    ),
+    # the article's code
+    Claim(
+        id="inplace/flattened-if-does-not-compile",
+        statement="An if statement whose body lost its extra indentation does not compile: "
+        "Python raises IndentationError.",
+        expect=Expect.HOLDS,
+        probe=probe_flattened_if,
+        devices=("cpu",),
+        measures=("vi-flattened-if-error",),
+    ),
+    Claim(
+        id="inplace/indented-first-line-does-not-compile",
+        statement="Code whose first line is indented does not compile: Python raises "
+        "IndentationError.",
+        expect=Expect.HOLDS,
+        probe=probe_indented_first_line,
+        devices=("cpu",),
+        measures=("vi-indented-block-error",),
+    ),
+    Claim(
+        id="inplace/cuda-statistics-need-a-gpu",
+        statement="torch.cuda.synchronize() raises where no CUDA device is available, so code "
+        "that measures memory with torch.cuda functions cannot run on a CPU-only machine.",
+        expect=Expect.HOLDS,
+        probe=probe_cuda_calls_without_gpu,
+        devices=("cpu",),
+        measures=("vi-cuda-sync-without-gpu-error", "vi-cuda-sync-without-gpu-where"),
+    ),
+)
