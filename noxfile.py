@@ -173,7 +173,11 @@ def build_language(session: nox.Session, python: str, lang: str, extra: list[str
 
 @nox.session(venv_backend="none")
 def doctest(session: nox.Session) -> None:
-    """Run every snippet of docs/. Args: --device cpu|cuda|all (default all present)."""
+    """Run every snippet of docs/. Args: --device cpu|cuda|all (default all present).
+
+    Snippets run once, from the English pages: 'python -m checker i18n' proves that every
+    translation carries the same code, so running them per language would prove nothing more.
+    """
     python = shared_python(session)
     args = list(session.posargs)
     if "--device" in args:
@@ -241,6 +245,11 @@ def lint(session: nox.Session) -> None:
 def i18n(session: nox.Session) -> None:
     """Regenerate the .pot templates and update locales/ja and locales/ko."""
     python = shared_python(session)
+    update_catalogs(session, python, TRANSLATED)
+
+
+def update_catalogs(session: nox.Session, python: str, langs: tuple[str, ...]) -> Path:
+    """Extract the English templates into _build/gettext and update LANGS' catalogs."""
     pot = BUILD / "gettext"
     session.run(
         python,
@@ -268,9 +277,51 @@ def i18n(session: nox.Session) -> None:
         str(pot),
         "-d",
         str(ROOT / "locales"),
-        *[f"-l{lang}" for lang in TRANSLATED],
+        *[f"-l{lang}" for lang in langs],
         external=True,
     )
+    return pot
+
+
+@nox.session(venv_backend="none", default=False)
+def translation(session: nox.Session) -> None:
+    """A translator's loop: update, check and build one language. Args: ja|ko."""
+    if len(session.posargs) != 1 or session.posargs[0] not in TRANSLATED:
+        session.error(f"usage: nox -s translation -- {'|'.join(TRANSLATED)}")
+    lang = session.posargs[0]
+    python = shared_python(session)
+    pot = update_catalogs(session, python, (lang,))
+    report = SUMMARY / f"i18n-{lang}.json"
+    SUMMARY.mkdir(parents=True, exist_ok=True)
+    session.run(
+        python,
+        "-m",
+        "checker",
+        "i18n",
+        "--lang",
+        lang,
+        "--templates",
+        str(pot),
+        "--json-file",
+        str(report),
+        env=_env(),
+        external=True,
+        success_codes=[0, 1],
+    )
+    built = build_language(session, python, lang, [])
+    errors = json.loads(report.read_text(encoding="utf-8"))["summary"]["errors"]
+    session.log(f"preview: {BUILD / 'html' / lang / 'index.html'}")
+    problems = [f"{errors} translation errors"] if errors else []
+    problems += [] if built else [f"the {lang} build failed"]
+    if problems:
+        session.error(f"{lang}: {'; '.join(problems)} (see above)")
+
+
+@nox.session(name="i18n-check", venv_backend="none", default=False)
+def i18n_check(session: nox.Session) -> None:
+    """Check the catalogs without building (args go to 'python -m checker i18n')."""
+    python = shared_python(session)
+    session.run(python, "-m", "checker", "i18n", *session.posargs, env=_env(), external=True)
 
 
 @nox.session(venv_backend="none", default=False)

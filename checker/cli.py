@@ -1,6 +1,8 @@
-"""``python -m checker``: a thin command line over :mod:`checker.verify`.
+"""``python -m checker``: a thin command line over :mod:`checker.verify` (and, for ``i18n``,
+:mod:`checker.i18n.command`).
 
-Exit codes: 0 success, 1 a claim is contradicted (or a probe broke), 2 usage errors.
+Exit codes: 0 success, 1 a claim is contradicted (or a probe broke) or a translation has an
+error, 2 usage errors.
 Options shared by commands fall back to ``CHECKER_*`` environment variables.
 """
 
@@ -13,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from checker import registry as registry_mod
+from checker.i18n import command as i18n_command
 from checker.record import RecordError
 from checker.registry import RegistryError
 from checker.report import Report, renderers
@@ -103,12 +106,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="evidence file (default docs/_evidence/DEVICE.json)",
     )
     _shared_options(r)
+    i18n_command.add_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "i18n":
+        return i18n_command.run(args)
     try:
         registry = registry_mod.load(
             args.claims_module, package=None if args.only_modules else registry_mod.DEFAULT_PACKAGE

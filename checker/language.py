@@ -38,10 +38,55 @@ NEGATION: dict[Lang, re.Pattern[str]] = {
         r"|ことはない|わけではない|効果はない|変わらない|減らない"
     ),
     # 않다/않는/않습니다, 없다/없습니다, 못 하다, 아니다
-    "ko": re.compile(r"않|없(?:다|습니다|는|으며|고|어)|못\s*\S|아니(?:다|며|고|라|ㅂ|어|요|)"),
+    "ko": re.compile(
+        r"않|없(?:다|습니다|는|으며|고|어)|못\s*\S|아니(?:다|며|고|라|ㅂ|어|요|)|아닙|아닌"
+    ),
 }
 
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
+#: Phrases that hold a negation marker without denying anything: "not only", "whether or
+#: not", "otherwise", obligation ("must"), "only", "maybe", "merely", "regardless". They are
+#: taken out before negations are counted.
+AFFIRMATIVE_IDIOMS: dict[Lang, re.Pattern[str]] = {
+    "en": re.compile(r"\bnot\s+only\b|\bwhether\s+or\s+not\b", re.IGNORECASE),
+    "ja": re.compile(
+        r"だけでなく|のみならず|な(?:ければ|くては|いと)(?:なら|なり|いけ)(?:ない|ません)"
+        r"|かもしれ(?:ない|ません)|に(?:違い|過ぎ)(?:ない|ません)"
+        r"|しか[^。、！？]{0,30}?(?:ない|ありません|ません)"
+    ),
+    "ko": re.compile(
+        r"뿐(?:만)?\s*아니라|지\s*않(?:으면|고는)\s*안\s*[되됩돼된]"
+        r"|(?:수)?밖에\s*(?:\S+\s*)?(?:없|않)|(?:관계|상관)\s*없이|그렇지\s*않(?:으면|다면)"
+    ),
+}
+
+#: "Without" in each language, where :data:`NEGATION` does not already count it: English
+#: ``without`` (except "without reducing/saving/..."), Japanese ``なしで``, Korean ``없이``.
+#: Japanese and Korean say "without doing" with a negated verb (``渡さずに``, ``주지 않고``);
+#: counting "without" on every side keeps a statement's polarity comparable across languages.
+WITHOUT: dict[Lang, re.Pattern[str]] = {
+    "en": re.compile(r"\bwithout\b(?!\s+(?:reduc|sav|chang|copy|allocat))", re.IGNORECASE),
+    "ja": re.compile(r"なしで|なしに"),
+    "ko": re.compile(r"없이"),
+}
+
+#: A number in digits. Only ASCII letters and digits glue to it (``v2``, ``float32`` are not
+#: numbers); Japanese and Korean text may touch it (``4バイト``, ``1,000개``).
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?![A-Za-z0-9_])")
+
+#: English number words a translation may write in digits ("four times" is ``4倍``).
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+SPELLED_NUMBERS: dict[str, float] = {
+    **{word: float(i) for i, word in enumerate(_WORDS)},
+    "eleven": 11.0,
+    "twelve": 12.0,
+    "single": 1.0,
+    "once": 1.0,
+    "twice": 2.0,
+    "double": 2.0,
+    "both": 2.0,
+    "half": 0.5,
+}
+_SPELLED = re.compile(r"\b(" + "|".join(SPELLED_NUMBERS) + r")\b", re.IGNORECASE)
 
 
 def detect(text: str) -> Lang:
@@ -80,8 +125,16 @@ def _prose(text: str) -> str:
 
 
 def negations(text: str, lang: Lang) -> int:
-    """How many negation markers the prose of ``text`` holds."""
-    return len(NEGATION[lang].findall(_prose(text)))
+    """How many negation markers the prose of ``text`` holds (idioms such as "must" aside)."""
+    prose = AFFIRMATIVE_IDIOMS[lang].sub(" ", _prose(text))
+    return len(NEGATION[lang].findall(prose))
+
+
+def polarity_markers(text: str, lang: Lang) -> list[str]:
+    """Negations and "without"s of ``text``: what decides whether a translated statement
+    says the same as its English (see :data:`WITHOUT`)."""
+    prose = AFFIRMATIVE_IDIOMS[lang].sub(" ", _prose(text))
+    return NEGATION[lang].findall(prose) + WITHOUT[lang].findall(prose)
 
 
 def is_negated(text: str, lang: Lang) -> bool:
@@ -100,6 +153,13 @@ def numbers(text: str) -> Counter[str]:
             continue
         found[f"{as_float:g}"] += 1
     return found
+
+
+def spelled_numbers(text: str, lang: Lang) -> Counter[str]:
+    """Numbers written as words, normalised like :func:`numbers` (English only)."""
+    if lang != "en":
+        return Counter()
+    return Counter(f"{SPELLED_NUMBERS[word.lower()]:g}" for word in _SPELLED.findall(_prose(text)))
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ class Site:
     path: Path
     #: 1-based line of the directive's opening fence.
     line: int
+    #: 1-based line just after its closing fence (0 when unknown): the statement lies between.
+    end: int = 0
 
     @property
     def docname(self) -> str:
@@ -55,7 +57,7 @@ def _sites_in(path: Path, text: str, offset: int) -> list[Site]:
             for option in token.content.splitlines():
                 match = _ID_OPTION.match(option)
                 if match:
-                    sites.append(Site(match[1], path, line))
+                    sites.append(Site(match[1], path, line, offset + token.map[1] + 1))
         elif info.startswith("{"):
             sites.extend(_sites_in(path, token.content, line))
     return sites

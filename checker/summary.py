@@ -78,13 +78,30 @@ def render(summary_dir: Path, locales: Path) -> tuple[str, bool]:
             lines += [f"    {n} skipped: {reason}" for reason, n in c["skip_reasons"].items()]
     else:
         lines.append("snippets: the doctest session did not run")
+    counts = translation_findings(locales)
     for lang in ("ja", "ko"):
         cov = coverage(locales, lang)
+        errors, warnings = counts.get(lang, (0, 0))
         lines.append(
             f"translation {lang}: {cov.percent:.0f}% ({cov.translated}/{cov.total} "
-            f"entries in {cov.catalogs} catalogs, {cov.fuzzy} fuzzy)"
+            f"entries in {cov.catalogs} catalogs, {cov.fuzzy} fuzzy); "
+            f"{errors} errors, {warnings} warnings (python -m checker i18n --lang {lang})"
         )
     return "\n".join(lines) + "\n", ok
+
+
+def translation_findings(locales: Path) -> dict[str, tuple[int, int]]:
+    """Errors and warnings of ``python -m checker i18n`` per language, without building the
+    templates (the out-of-date check runs only if ``_build/gettext`` is fresh)."""
+    from checker.i18n import I18nOptions, check
+
+    root = locales.resolve().parent
+    result = check(I18nOptions.project(root, locales=locales, build_templates=False))
+    counts = {}
+    for lang in result.langs:
+        found = [f for f in result.findings if f.lang == lang]
+        counts[lang] = (sum(f.is_error for f in found), sum(not f.is_error for f in found))
+    return counts
 
 
 def main(argv: list[str]) -> int:

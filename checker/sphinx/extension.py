@@ -11,9 +11,11 @@ from checker.sphinx.charts import setup_charts
 from checker.sphinx.claims import setup_claims
 from checker.sphinx.claims_index import setup_claims_index
 from checker.sphinx.config import setup_config
+from checker.sphinx.glossary import setup_glossary
 from checker.sphinx.languages import setup_languages
 from checker.sphinx.measured import setup_measured
 from checker.sphinx.results import setup_results
+from checker.sphinx.safety import setup_safety
 from checker.sphinx.translatable import setup_translatable
 
 VERSION = "0.1.0"
@@ -29,4 +31,6 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     setup_languages(app)
     setup_catalogs(app)
     setup_translatable(app)
+    setup_safety(app)
+    setup_glossary(app)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

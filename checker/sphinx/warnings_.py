@@ -35,6 +35,12 @@ class CheckerWarnings(enum.Enum):
     """A translation catalog is missing or malformed."""
     DIRECTIVE = "directive"
     """A directive of the extension is used wrongly (missing option, bad content)."""
+    UNSAFE_MARKUP = "unsafe_markup"
+    """Raw HTML or another injection reached a page: a translation with HTML, a directive or a
+    new external link is refused (the page keeps its English), and any raw node left is
+    removed. The English sources use no raw HTML, so every occurrence is an injection."""
+    GLOSSARY = "glossary"
+    """The translation glossary (``locales/glossary.toml``) is missing or malformed."""
 
 
 def warn(kind: CheckerWarnings, message: str, location: Any = None) -> None:

@@ -1,0 +1,46 @@
+"""Code: never translated. Inline literals and code blocks must be the English's, byte for byte.
+
+Because every translation is proven to carry the English code unchanged, the examples are
+run once, from the English pages (``nox -s doctest``), not once per language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from checker.i18n.checks.diff import changes
+from checker.i18n.findings import Check, Finding
+from checker.i18n.message import Message
+
+
+def check(message: Message) -> Iterator[Finding]:
+    source, target = message.source, message.target
+    for change in changes(source.code, target.code, pair=lambda _: True):
+        if change.before is not None and change.after is not None:
+            text = f"changes the code `{change.before}` into `{change.after}`"
+        elif change.before is not None:
+            text = f"drops the code `{change.before}`"
+        else:
+            text = f"adds the code `{change.after}`, which the English does not have"
+        yield message.finding(Check.CODE_LITERAL, text + "; code is never translated")
+    added = [block for block in target.code_blocks if block not in source.code_blocks]
+    if added:
+        yield message.finding(
+            Check.CODE_BLOCK,
+            f"adds a code block ({_first_line(added[0])!r}): code is not translated",
+        )
+
+
+def check_code_entry(message: Message) -> Iterator[Finding]:
+    """An entry whose English is a code block or a doctest: the only allowed translation is
+    none (or the English itself)."""
+    if message.translation.strip() and message.translation != message.english:
+        yield message.finding(
+            Check.CODE_BLOCK,
+            f"changes a code block ({_first_line(message.english)!r}): code is not translated; "
+            "leave the msgstr empty",
+        )
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0][:60] if text.strip() else ""

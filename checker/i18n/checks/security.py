@@ -1,0 +1,83 @@
+"""Security: a translation may not bring raw HTML, directives, new hosts or new MyST syntax.
+
+Sphinx parses every translated string with MyST: HTML typed by a translator would reach the
+page, and a directive (``{include}``, ``{eval-rst}``, ``{raw}``) would even run while the
+string is parsed. Nothing here is sanitised: the entry is refused and the page keeps its
+English (see :mod:`checker.sphinx.safety`, which applies the same rules in the build).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from checker.i18n.findings import Check, Finding
+from checker.i18n.markup import Inventory, host
+from checker.i18n.message import Message
+
+#: Roles that insert content unchecked or read files.
+DANGEROUS_ROLES = frozenset({"raw", "eval-rst", "include", "literalinclude", "raw-html"})
+
+#: Readable names of MyST syntax a sentence should not gain.
+SYNTAX_NAMES = {
+    "heading_open": "a heading",
+    "bullet_list_open": "a bulleted list",
+    "ordered_list_open": "a numbered list",
+    "blockquote_open": "a block quote",
+    "table_open": "a table",
+    "hr": "a horizontal rule",
+    "dl_open": "a definition list",
+    "myst_target": "a target (label)=",
+    "myst_line_comment": "a % comment",
+    "myst_block_break": "a +++ block break",
+    "front_matter": "front matter",
+    "footnote_ref": "a footnote reference",
+    "footnote_block_open": "a footnote definition",
+    "image": "an image",
+    "paragraph_open": "a paragraph break (Sphinx keeps only the first paragraph)",
+}
+
+
+def check(message: Message) -> Iterator[Finding]:
+    source, target = message.source, message.target
+    yield from _html(message, source, target)
+    yield from _directives(message, source, target)
+    for new_host in sorted(target.hosts - source.hosts):
+        links = [t for t in [*target.links, *target.images] if host(t) == new_host]
+        yield message.finding(
+            Check.EXTERNAL_LINK,
+            f"links to {new_host} ({', '.join(links)}), a host the English does not link to",
+        )
+    added = target.syntax - source.syntax
+    if added:
+        names = ", ".join(SYNTAX_NAMES.get(kind, kind) for kind in sorted(added))
+        yield message.finding(
+            Check.MYST_SYNTAX, f"adds MyST syntax the English does not have: {names}"
+        )
+
+
+def _html(message: Message, source: Inventory, target: Inventory) -> Iterator[Finding]:
+    added = list((Counter(target.html) - Counter(source.html)).elements())
+    if not added:
+        return
+    shown = ", ".join(_short(h) for h in added[:3]) + (" ..." if len(added) > 3 else "")
+    yield message.finding(
+        Check.HTML, f"raw HTML is not allowed in a translation: {shown}; it is refused"
+    )
+
+
+def _directives(message: Message, source: Inventory, target: Inventory) -> Iterator[Finding]:
+    for name in sorted((Counter(target.directives) - Counter(source.directives)).elements()):
+        yield message.finding(
+            Check.DIRECTIVE, f"adds the directive {{{name}}}: directives cannot be translated"
+        )
+    roles = Counter({r: n for r, n in target.roles.items() if r[0] in DANGEROUS_ROLES})
+    for name, content in sorted((roles - source.roles).elements()):
+        yield message.finding(
+            Check.DIRECTIVE, f"adds the role {{{name}}}`{_short(content)}`: it inserts raw content"
+        )
+
+
+def _short(text: str, width: int = 50) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"

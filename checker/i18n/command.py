@@ -1,0 +1,92 @@
+"""``python -m checker i18n``: the arguments, and the call into :func:`checker.i18n.run.check`.
+
+Exit codes: 0 when no finding is an error (warnings allowed), 1 when one is, 2 for usage
+errors (a folder that does not exist, an unknown language or format).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+USAGE_ERROR = 2
+FORMATS = ("text", "json", "github")
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``i18n`` command to the CLI's subcommands."""
+    p = commands.add_parser(
+        "i18n",
+        help="check the translation catalogs: completeness, structure, code, claims, security",
+        description="Check locales/<lang>/LC_MESSAGES/*.po against the English pages.",
+    )
+    p.add_argument(
+        "--lang",
+        action="append",
+        choices=("ja", "ko"),
+        help="a language to check (repeatable; default: every translated language)",
+    )
+    p.add_argument("--format", choices=FORMATS, default=os.environ.get("CHECKER_FORMAT", "text"))
+    p.add_argument(
+        "--root", type=Path, default=Path.cwd(), help="the repository (default: the current folder)"
+    )
+    p.add_argument("--docs", type=Path, help="English pages (default ROOT/docs)")
+    p.add_argument("--locales", type=Path, help="catalogs (default ROOT/locales)")
+    p.add_argument("--glossary", type=Path, help="preferred terms (default LOCALES/glossary.toml)")
+    p.add_argument("--no-glossary", action="store_true", help="skip the glossary check")
+    p.add_argument(
+        "--templates",
+        type=Path,
+        help="a folder of .pot templates to compare with (default: ROOT/_build/gettext when "
+        "newer than the pages, else built into a temporary folder)",
+    )
+    p.add_argument(
+        "--no-build",
+        action="store_true",
+        help="never build templates: skip the out-of-date check when none are fresh",
+    )
+    p.add_argument(
+        "--claims-module",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="load claim vocabularies from this module too (repeatable)",
+    )
+    p.add_argument(
+        "--json-file", type=Path, help="also write the checker.i18n/1 JSON document here"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check, print in the requested format, return the exit code."""
+    from checker.i18n.report import RENDERERS, render_json
+    from checker.i18n.run import TRANSLATED, I18nOptions, check
+
+    root: Path = args.root.resolve()
+    docs = args.docs or root / "docs"
+    locales = args.locales or root / "locales"
+    for name, folder in (("docs", docs), ("locales", locales), ("templates", args.templates)):
+        if folder is not None and not folder.is_dir():
+            print(f"error: --{name}: {folder} is not a folder", file=sys.stderr)
+            return USAGE_ERROR
+    glossary = None if args.no_glossary else (args.glossary or locales / "glossary.toml")
+    options = I18nOptions(
+        docs=docs,
+        locales=locales,
+        conf_dir=root,
+        glossary=glossary,
+        langs=tuple(dict.fromkeys(args.lang or TRANSLATED)),
+        templates=args.templates,
+        reuse_templates=root / "_build" / "gettext",
+        build_templates=not args.no_build,
+        claim_modules=tuple(args.claims_module),
+        root=root,
+    )
+    result = check(options)
+    if args.json_file is not None:
+        args.json_file.parent.mkdir(parents=True, exist_ok=True)
+        args.json_file.write_text(render_json(result), encoding="utf-8")
+    sys.stdout.write(RENDERERS[args.format](result))
+    return result.exit_code

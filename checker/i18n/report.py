@@ -1,0 +1,148 @@
+"""Rendering an :class:`~checker.i18n.run.I18nResult`: text, JSON, GitHub annotations.
+
+Pure functions ``I18nResult -> str``. The text groups findings by catalog (one per page and
+language) and shows the English next to the translation; JSON is the stable document
+``checker.i18n/1``; GitHub annotations put each finding on its ``.po`` line in a pull request.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from itertools import groupby
+from typing import Any
+
+from checker.i18n.findings import Finding
+from checker.i18n.run import I18nResult
+
+SCHEMA = "checker.i18n/1"
+_WIDTH = 160
+
+
+def _one_line(text: str, width: int = _WIDTH) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def render_text(result: I18nResult) -> str:
+    lines: list[str] = []
+    for (path, lang, page), group in groupby(
+        result.findings, key=lambda f: (f.path, f.lang, f.page)
+    ):
+        title = f"{path}" + (f"  ({lang}, docs/{page}.md)" if page else "")
+        lines += ["", title]
+        for finding in group:
+            lines.append(
+                f"  {finding.line}: {finding.severity.value} [{finding.check.value}] "
+                f"{finding.message}"
+            )
+            if finding.msgid:
+                lines.append(f"      en: {_one_line(finding.msgid)}")
+            if finding.msgstr:
+                lines.append(f"      {finding.lang}: {_one_line(finding.msgstr)}")
+    lines += ["", "Coverage"]
+    for lang in result.langs:
+        total = result.language(lang)
+        pages = [c for c in result.coverage if c.lang == lang]
+        lines.append(
+            f"  {lang}: {total.percent:.0f}% ({total.translated}/{total.total} messages, "
+            f"{len(result.complete_pages(lang))}/{len(pages)} pages complete, "
+            f"{_count(result, lang, error=True)} errors, "
+            f"{_count(result, lang, error=False)} warnings)"
+        )
+        for c in pages:
+            state = "no catalog" if not c.has_catalog else f"{c.percent:.0f}%"
+            fuzzy = f", {c.fuzzy} fuzzy" if c.fuzzy else ""
+            lines.append(f"      {c.page}: {state} ({c.translated}/{c.total}{fuzzy})")
+    lines.append("")
+    lines.append(
+        f"checker i18n: {len(result.errors)} errors, {len(result.warnings)} warnings in "
+        f"{result.catalogs} catalogs ({', '.join(result.langs)}); templates: {result.templates}"
+    )
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _count(result: I18nResult, lang: str, *, error: bool) -> int:
+    return sum(1 for f in result.findings if f.lang == lang and f.is_error == error)
+
+
+def render_json(result: I18nResult) -> str:
+    languages: dict[str, Any] = {}
+    for lang in result.langs:
+        total = result.language(lang)
+        languages[lang] = {
+            "translated": total.translated,
+            "total": total.total,
+            "percent": round(total.percent, 1),
+            "errors": _count(result, lang, error=True),
+            "warnings": _count(result, lang, error=False),
+            "pages": {
+                c.page: {
+                    "translated": c.translated,
+                    "total": c.total,
+                    "fuzzy": c.fuzzy,
+                    "catalog": c.has_catalog,
+                    "complete": c.complete,
+                }
+                for c in result.coverage
+                if c.lang == lang
+            },
+        }
+    document = {
+        "schema": SCHEMA,
+        "templates": result.templates,
+        "catalogs": result.catalogs,
+        "summary": {"errors": len(result.errors), "warnings": len(result.warnings)},
+        "languages": languages,
+        "findings": [_finding(f) for f in result.findings],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _finding(finding: Finding) -> dict[str, Any]:
+    return {
+        "path": finding.path,
+        "line": finding.line,
+        "lang": finding.lang,
+        "page": finding.page,
+        "check": finding.check.value,
+        "family": finding.check.family,
+        "severity": finding.severity.value,
+        "message": finding.message,
+        "msgid": finding.msgid,
+        "msgstr": finding.msgstr,
+    }
+
+
+def _escape(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(result: I18nResult) -> str:
+    lines = []
+    for f in result.findings:
+        message = f.message
+        if f.msgid:
+            message += f"\nEnglish: {_one_line(f.msgid, 300)}"
+        lines.append(
+            f"::{f.severity.value} file={_escape_property(f.path)},line={f.line},"
+            f"title={_escape_property(f'translation {f.check.value}')}::{_escape(message)}"
+        )
+    coverage = ", ".join(f"{lang} {result.language(lang).percent:.0f}%" for lang in result.langs)
+    lines.append(
+        f"checker i18n: {len(result.errors)} errors, {len(result.warnings)} warnings; "
+        f"coverage {coverage}"
+    )
+    return "\n".join(lines) + "\n"
+
+
+#: Output formats by name.
+RENDERERS: dict[str, Callable[[I18nResult], str]] = {
+    "text": render_text,
+    "json": render_json,
+    "github": render_github,
+}

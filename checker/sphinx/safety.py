@@ -1,0 +1,142 @@
+"""No translation can inject markup into a page, and no raw HTML reaches one.
+
+Sphinx parses every translated string with the page's parser: with MyST, HTML typed by a
+translator becomes a ``raw`` node, and a directive (``{include}``, ``{eval-rst}``) runs while
+the string is parsed. Two transforms close this, whatever the checks before the build did:
+
+- :class:`RefuseUnsafeTranslations`, before the i18n transform (priority 20): a message
+  whose translation adds HTML, a directive, a dangerous role, new MyST syntax or a link to a
+  new host (the rules of :mod:`checker.i18n.checks.security`) is marked untranslatable, so
+  the page keeps its English; a ``[checker.unsafe_markup]`` warning names the ``.po`` line.
+- :class:`RemoveRawMarkup`, after it: every ``raw`` node left (the English sources use none,
+  by policy) is replaced by its text, sanitised by nh3 (tags and scripts dropped), and a
+  translated paragraph's link to a host its English did not link to is unlinked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import nh3
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.transforms import SphinxTransform
+from sphinx.util.i18n import docname_to_domain
+from sphinx.util.nodes import extract_messages
+
+from checker.i18n.catalog import Entry, read_catalog
+from checker.i18n.checks import security
+from checker.i18n.markup import host
+from checker.i18n.message import Message
+from checker.sphinx.warnings_ import CheckerWarnings, warn
+
+#: The attribute holding the hosts a translatable node's English links to.
+_HOSTS = "checker_english_hosts"
+
+
+def setup_safety(app: Sphinx) -> None:
+    app.add_transform(RefuseUnsafeTranslations)
+    app.add_transform(RemoveRawMarkup)
+
+
+_catalogs: dict[tuple[Path, int], dict[str, Entry]] = {}
+
+
+def _entries(path: Path) -> dict[str, Entry]:
+    """The entries of a catalog by msgid, read once per version of the file."""
+    key = (path, path.stat().st_mtime_ns)
+    if key not in _catalogs:
+        catalog = read_catalog(path)
+        _catalogs[key] = {e.msgid: e for e in catalog.active if e.msgctxt is None}
+    return _catalogs[key]
+
+
+class RefuseUnsafeTranslations(SphinxTransform):
+    """Keep the English of every message whose translation is unsafe."""
+
+    #: After :class:`checker.sphinx.translatable.MarkUntranslatable` (10), before
+    #: ``sphinx.transforms.i18n.Locale`` (20).
+    default_priority = 15
+
+    def apply(self, **kwargs: Any) -> None:
+        lang = self.config.language
+        if not lang or lang == "en" or self.app.builder.name == "gettext":
+            return
+        for node, _msg in extract_messages(self.document):
+            node[_HOSTS] = sorted(_hosts(node))
+        path = self._catalog(lang)
+        if path is None:
+            return
+        entries = _entries(path)
+        fuzzy_ok = bool(self.config.gettext_allow_fuzzy_translations)
+        docname = self.env.current_document.docname
+        for node, msg in extract_messages(self.document):
+            entry = entries.get(msg)
+            if entry is None or not entry.msgstr.strip() or (entry.fuzzy and not fuzzy_ok):
+                continue
+            message = Message(str(path), lang, docname, entry, entry.msgstr)
+            problems = list(security.check(message))
+            if not problems:
+                continue
+            node["translatable"] = False
+            for problem in problems:
+                warn(
+                    CheckerWarnings.UNSAFE_MARKUP,
+                    f"translation refused, the page keeps the English: {problem.message}",
+                    f"{path}:{problem.line}",
+                )
+
+    def _catalog(self, lang: str) -> Path | None:
+        domain = docname_to_domain(self.env.current_document.docname, self.config.gettext_compact)
+        for directory in self.config.locale_dirs:
+            path = Path(self.env.srcdir, directory, lang, "LC_MESSAGES", f"{domain}.po")
+            if path.is_file():
+                return path.resolve()
+        return None
+
+
+def _hosts(node: nodes.Node) -> set[str]:
+    found = {host(str(ref.get("refuri", ""))) for ref in node.findall(nodes.reference)}
+    found |= {host(str(img.get("uri", ""))) for img in node.findall(nodes.image)}
+    return {h for h in found if h}
+
+
+class RemoveRawMarkup(SphinxTransform):
+    """Replace raw nodes by their sanitised text; unlink new hosts in translated text."""
+
+    #: Right after ``sphinx.transforms.i18n.Locale`` (20).
+    default_priority = 21
+
+    def apply(self, **kwargs: Any) -> None:
+        for raw in list(self.document.findall(nodes.raw)):
+            text = nh3.clean(raw.astext(), tags=set()) if raw.get("format") == "html" else ""
+            warn(
+                CheckerWarnings.UNSAFE_MARKUP,
+                f"raw {raw.get('format', '')} markup removed: {_short(raw.astext())!r}",
+                raw,
+            )
+            replacement: list[nodes.Node] = []
+            if text.strip():
+                inline = isinstance(raw.parent, nodes.TextElement)
+                replacement = [nodes.Text(text) if inline else nodes.paragraph("", text)]
+            raw.replace_self(replacement)
+        for node in list(self.document.findall(nodes.Element)):
+            if node.get("translated") and _HOSTS in node:
+                self._unlink_new_hosts(node, set(node[_HOSTS]))
+
+    def _unlink_new_hosts(self, node: nodes.Element, allowed: set[str]) -> None:
+        for ref in list(node.findall(nodes.reference)):
+            new_host = host(str(ref.get("refuri", "")))
+            if new_host and new_host not in allowed:
+                warn(
+                    CheckerWarnings.UNSAFE_MARKUP,
+                    f"a translation links to {new_host}, which the English does not; unlinked",
+                    node,
+                )
+                ref.replace_self(ref.children)
+
+
+def _short(text: str, width: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"

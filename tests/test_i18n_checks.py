@@ -1,0 +1,202 @@
+"""The checks of one translated message, in the situations translators meet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checker.claim import Claim
+from checker.i18n import Check
+from checker.i18n.catalog import Entry
+from checker.i18n.checks import TRANSLATION_CHECKS
+from checker.i18n.glossary import Glossary, Term
+from checker.i18n.message import Message
+from checker.typing import Lang
+from tests.fixtures.claims_i18n import CLAIMS
+
+GLOSSARY = Glossary(
+    Path("glossary.toml"),
+    (Term("storage", {"ja": ("ストレージ",), "ko": ("스토리지",)}, {"ja": ("記憶領域",)}, 3),),
+)
+
+
+def findings(
+    english: str, translation: str, lang: Lang = "ja", claim: Claim | None = None
+) -> list[tuple[str, str]]:
+    """``(check, message)`` of every finding for one message."""
+    message = Message(
+        "x.po",
+        lang,
+        "page",
+        Entry(english, translation, msgstr_line=7),
+        translation,
+        claim.id if claim else None,
+        claim,
+        GLOSSARY,
+    )
+    return [(f.check.value, f.message) for check in TRANSLATION_CHECKS for f in check(message)]
+
+
+def checks(
+    english: str, translation: str, lang: Lang = "ja", claim: Claim | None = None
+) -> list[str]:
+    return [name for name, _ in findings(english, translation, lang, claim)]
+
+
+@pytest.mark.parametrize(
+    ("english", "translation"),
+    [
+        # a cross-reference's title and a link's text are translated, targets kept
+        ("See {ref}`the guide <guide>`.", "{ref}`ガイド <guide>` を参照。"),
+        (
+            "Read [the docs](https://pytorch.org/docs).",
+            "[ドキュメント](https://pytorch.org/docs) を読む。",
+        ),
+        # roles, code and numbers may move; CJK text may touch digits and roles
+        ("It takes {measured}`k` for `x`, 4 bytes.", "`x` には4バイト、{measured}`k` が必要です。"),
+        # a number the English spells out may be written in digits
+        ("It is four times its `numel()`.", "`numel()` の4倍です。"),
+        # full-width digits are digits
+        ("It has 1,000 elements.", "要素は１０００個です。"),
+        # emphasis next to CJK text parses when no full-width punctuation touches it
+        ("A *view* shares **storage**.", "*ビュー*は**ストレージ**を共有します。"),
+        # a statement left in English is fine
+        ("`torch.exp`", "`torch.exp`"),
+    ],
+)
+def test_faithful_translations_pass(english: str, translation: str) -> None:
+    assert findings(english, translation) == []
+
+
+@pytest.mark.parametrize(
+    ("english", "translation", "expected"),
+    [
+        ("See {ref}`the guide <guide>`.", "{ref}`guide` を参照。", ["role"]),
+        ("Value {measured}`a`.", "値 {measured} `a`。", ["code-literal", "role"]),
+        (
+            "Read [the docs](https://pytorch.org/docs).",
+            "[ドキュメント](https://pytorch.org/api) を読む。",
+            ["link"],
+        ),
+        ("Read [the docs](#a).", "[ドキュメント](#a) と [別](#b) を読む。", ["link"]),
+        (
+            "Use {{ version }} here.",
+            "ここでは {{ release }} を使います。",
+            ["substitution", "substitution"],
+        ),
+        ("It has 2 parts.", "3 つの部分があります。", ["number"]),
+        ("It has 2 parts.", "2 つの部分があり、合計 5 です。", ["number"]),
+        ("Text.", "テキスト。\n\n二つ目の段落。", ["myst-syntax"]),
+        ("Text.", "テキスト ![x](https://evil.example/x.png)", ["external-link", "myst-syntax"]),
+        ("Text.", "テキスト[^1]", ["myst-syntax"]),
+        ("Text.", "- リスト", ["myst-syntax"]),
+        ("Text.", "テキスト\n\n```python\nimport os\n```", ["code-block"]),
+        ("Text.", "テキスト <https://evil.example>", ["external-link"]),
+        ("Text.", "テキスト [x](//evil.example/a)", ["external-link"]),
+        ("Text.", "テキスト <b onclick=alert(document.cookie)>x</b>", ["html"]),
+        ("Text.", "テキスト {eval-rst}`x`", ["directive"]),
+    ],
+)
+def test_changes_are_found(english: str, translation: str, expected: list[str]) -> None:
+    assert checks(english, translation) == expected
+
+
+def test_html_entities_are_text_not_markup() -> None:
+    assert checks("Text.", "テキスト &lt;script&gt;") == []
+
+
+def test_a_role_without_its_backtick_is_explained() -> None:
+    [_, (_, message)] = findings("Value {measured}`a`.", "値 {measured} `a`。")
+    assert message == (
+        "drops {measured}`a`; keep every role of the English (a role needs its name right "
+        "before the backtick: {name}`...`)"
+    )
+
+
+def test_unparsed_emphasis_next_to_full_width_punctuation_is_explained() -> None:
+    [(name, message)] = findings("It is **important**.", "これは**「重要」**です。")
+    assert name == "inline-markup"
+    assert "put the punctuation inside the markup or leave a space" in message
+
+
+HOOKS, FLOAT16 = CLAIMS
+
+
+@pytest.mark.parametrize(
+    ("lang", "translation", "expected"),
+    [
+        ("ja", "`disable_saved_tensors_hooks` の中でもメモリは削減されません。", []),
+        ("ja", "`disable_saved_tensors_hooks` の中ではメモリが削減されます。", ["claim-negation"]),
+        ("ja", "`disable_saved_tensors_hooks` でもメモリは少なくならない。", ["claim-vocabulary"]),
+        ("ko", "`disable_saved_tensors_hooks` 안에서도 메모리는 줄어들지 않습니다.", []),
+        ("ko", "`disable_saved_tensors_hooks` 안에서는 메모리가 줄어듭니다.", ["claim-negation"]),
+        (
+            "ko",
+            "`disable_saved_tensors_hooks` 안에서도 메모리는 적어지지 않습니다.",
+            ["claim-vocabulary"],
+        ),
+    ],
+)
+def test_claim_statements_keep_their_polarity_and_vocabulary(
+    lang: Lang, translation: str, expected: list[str]
+) -> None:
+    english = "Running code inside `disable_saved_tensors_hooks` does not reduce memory."
+    assert checks(english, translation, lang, HOOKS) == expected
+
+
+def test_claim_vocabulary_is_a_warning() -> None:
+    assert Check.CLAIM_VOCABULARY.severity.value == "warning"
+    assert Check.CLAIM_NEGATION.severity.value == "error"
+
+
+def test_a_number_changed_in_a_statement_names_the_claim() -> None:
+    english = "A `float16` element takes 2 bytes."
+    assert findings(english, "`float16` の要素は 4 バイトです。", "ja", FLOAT16) == [
+        (
+            "number",
+            "numbers differ in the statement of claim sample/float16-is-2-bytes: the "
+            "English's 2 missing; 4 not in the English",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "translation", "expected"),
+    [
+        ("ja", "ビューはストレージを共有します。", []),
+        (
+            "ja",
+            "ビューは記憶領域を共有します。",
+            ["'storage' is translated as ストレージ, not 記憶領域"],
+        ),
+        ("ja", "ビューはメモリを共有します。", ["'storage' is translated as ストレージ"]),
+        ("ko", "뷰는 스토리지를 공유합니다.", []),
+    ],
+)
+def test_glossary_terms(lang: Lang, translation: str, expected: list[str]) -> None:
+    found = findings("A view shares the storage of its base.", translation, lang)
+    assert [m.removesuffix(" (glossary line 3)") for _, m in found] == expected
+    assert all(name == "glossary" for name, _ in found)
+
+
+def test_glossary_terms_match_whole_words_in_prose_only() -> None:
+    assert checks("Two storages.", "二つのメモリ。") == ["glossary"]
+    assert checks("Call `untyped_storage()` here.", "ここで `untyped_storage()` を呼ぶ。") == []
+    assert checks("A storagething.", "何か。") == []
+
+
+def test_a_polarity_change_among_several_negations_is_a_warning() -> None:
+    english = "`disable_saved_tensors_hooks` does not copy and does not reduce memory."
+    message = Message(
+        "x.po",
+        "ja",
+        "page",
+        Entry(english, "", msgstr_line=7),
+        "`disable_saved_tensors_hooks` はコピーしますが、メモリは削減しません。",
+        HOOKS.id,
+        HOOKS,
+    )
+    [finding] = [f for check in TRANSLATION_CHECKS for f in check(message)]
+    assert (finding.check, finding.severity.value) == (Check.CLAIM_NEGATION, "warning")
+    assert finding.message.endswith("with several negations, check each clause")
