@@ -217,6 +217,7 @@ def summary(session: nox.Session) -> None:
         "checker.summary",
         str(SUMMARY),
         str(ROOT / "locales"),
+        str(ROOT / "docs" / "_evidence" / "doctest-cuda.json"),
         env=_env(),
         external=True,
     )

@@ -83,6 +83,7 @@ class Pool:
         for zygote in self._zygotes:
             zygote.stdin.close()
             zygote.process.wait(timeout=10)
+            zygote.stdout.close()
         self._zygotes.clear()
 
     def _idle(self, wanted: int) -> Iterable[_Zygote]:

@@ -1,8 +1,8 @@
 """The end-of-run summary of ``nox``: pages per language, snippets per device, translations.
 
-``python -m checker.summary SUMMARY_DIR LOCALES_DIR`` reads what the ``docs`` and ``doctest``
-sessions wrote and counts translated catalog entries; it prints and returns 1 if anything
-reported failed.
+``python -m checker.summary SUMMARY_DIR LOCALES_DIR [CUDA_DOCTEST_RECORD]`` reads what the
+``docs`` and ``doctest`` sessions wrote and counts translated catalog entries; it prints and
+returns 1 if anything reported failed.
 """
 
 from __future__ import annotations
@@ -47,8 +47,24 @@ def coverage(locales: Path, lang: str) -> Coverage:
     return Coverage(lang, translated, total, fuzzy, catalogs)
 
 
-def render(summary_dir: Path, locales: Path) -> tuple[str, bool]:
-    """The summary text, and whether every reported step succeeded."""
+def recorded_run(evidence: Path | None) -> str | None:
+    """One line on the last CUDA doctest run recorded on a GPU machine, if there is one."""
+    if evidence is None or not evidence.exists():
+        return None
+    data = json.loads(evidence.read_text(encoding="utf-8"))
+    c = data["snippets"]["cuda"]
+    return (
+        f"    last recorded CUDA run ({evidence.name}): {c['passed']} passed, "
+        f"{c['failed']} failed, {c['skipped']} skipped on {data['device_name']}, "
+        f"torch {data['torch']}, {data['measured_at'][:10]}"
+    )
+
+
+def render(
+    summary_dir: Path, locales: Path, cuda_record: Path | None = None
+) -> tuple[str, bool]:
+    """The summary text, and whether every reported step succeeded. ``cuda_record`` is the
+    tally of a CUDA doctest run committed from a GPU machine, shown when CUDA ran nowhere."""
     ok = True
     lines = ["", "Summary", "======="]
     builds = sorted(summary_dir.glob("docs-*.json"))
@@ -76,6 +92,9 @@ def render(summary_dir: Path, locales: Path) -> tuple[str, bool]:
                 f"{c['skipped']} skipped"
             )
             lines += [f"    {n} skipped: {reason}" for reason, n in c["skip_reasons"].items()]
+            record = recorded_run(cuda_record)
+            if device == "cuda" and c["passed"] == c["failed"] == 0 and record:
+                lines.append(record)
     else:
         lines.append("snippets: the doctest session did not run")
     counts = translation_findings(locales)
@@ -105,7 +124,7 @@ def translation_findings(locales: Path) -> dict[str, tuple[int, int]]:
 
 
 def main(argv: list[str]) -> int:
-    text, ok = render(Path(argv[0]), Path(argv[1]))
+    text, ok = render(Path(argv[0]), Path(argv[1]), Path(argv[2]) if len(argv) > 2 else None)
     sys.stdout.write(text)
     return 0 if ok else 1
 

@@ -64,22 +64,54 @@ def test_summary_reports_pages_snippets_and_coverage(tmp_path: Path) -> None:
     assert "    10 skipped: CUDA run skipped: no GPU" in text
     assert "translation ja: 33% (1/3 entries in 1 catalogs, 1 fuzzy)" in text
     assert coverage(locales, "ko").total == 0
+    assert "last recorded CUDA run" not in text
 
 
-def test_summary_fails_when_a_build_or_a_snippet_failed(tmp_path: Path) -> None:
-    (tmp_path / "docs-en.json").write_text(
+def test_summary_shows_the_recorded_cuda_run_when_cuda_ran_nowhere(tmp_path: Path) -> None:
+    (tmp_path / "doctest.json").write_text(
         json.dumps(
             {
-                "lang": "en",
-                "ok": False,
-                "pages": 4,
-                "expected_pages": 5,
-                "warnings": 2,
-                "index": "x",
+                "cuda": {
+                    "passed": 0,
+                    "failed": 0,
+                    "skipped": 3,
+                    "skip_reasons": {"CUDA run skipped: no GPU": 3},
+                }
             }
         )
     )
-    text, ok = render(tmp_path, tmp_path / "locales")
-    assert not ok
-    assert "pages  en: 4/5 built, 2 warnings, FAILED" in text
-    assert "snippets: the doctest session did not run" in text
+    record = tmp_path / "doctest-cuda.json"
+    record.write_text(
+        json.dumps(
+            {
+                "device_name": "NVIDIA H100 80GB HBM3",
+                "torch": "2.11.0+cu130",
+                "measured_at": "2026-11-22T21:55:00+00:00",
+                "snippets": {"cuda": {"passed": 3, "failed": 0, "skipped": 0}},
+            }
+        )
+    )
+    text, ok = render(tmp_path, tmp_path / "locales", record)
+    assert ok
+    assert (
+        "    last recorded CUDA run (doctest-cuda.json): 3 passed, 0 failed, 0 skipped on "
+        "NVIDIA H100 80GB HBM3, torch 2.11.0+cu130, 2026-11-22"
+    ) in text
+
+
+def test_the_committed_cuda_record_matches_the_pages() -> None:
+    """The recorded CUDA tally is evidence, not decoration: it must name a GPU and count every
+    device-aware example of the docs (a page that gained examples needs a new GPU run)."""
+    from tests.test_doc_examples import EXPECTED
+
+    data = json.loads(
+        (Path(__file__).parent.parent / "docs" / "_evidence" / "doctest-cuda.json").read_text()
+    )
+    cuda = data["snippets"]["cuda"]
+    cpu = data["snippets"]["cpu"]
+    assert cuda["failed"] == 0
+    assert data["device_name"].startswith("NVIDIA")
+    every_snippet = sum(snippets for snippets, _, _ in EXPECTED.values())
+    device_aware = sum(snippets for snippets, _, aware in EXPECTED.values() if aware)
+    assert cpu["passed"] + cpu["skipped"] == every_snippet
+    assert cuda["passed"] + cuda["skipped"] == device_aware

@@ -123,8 +123,11 @@ def compute_results(app: Sphinx) -> None:
     root = Path(app.confdir)
     runner = Runner(loaded, cache=Cache.default(root), recorded=_recorded(root, config))
     devices: list[Device] = [d for d in ("cpu", "cuda") if d in config.devices]
-    for verdict in runner.run(loaded.claims, devices):
-        results.verdicts[(verdict.claim.id, verdict.device)] = verdict
+    try:
+        for verdict in runner.run(loaded.claims, devices):
+            results.verdicts[(verdict.claim.id, verdict.device)] = verdict
+    finally:
+        runner.close()
 
 
 def forget_results(app: Sphinx, exception: BaseException | None) -> None:
