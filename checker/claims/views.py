@@ -1195,7 +1195,8 @@ _ALLOCATE: dict[Lang, tuple[str, ...]] = {
     "ja": ("割り当て", "確保", "新しいメモリ"),
     "ko": ("할당", "새로운 메모리", "메모리를 열", "새 메모리"),
 }
-_IN_PLACE = ("in-place", "In-place", "inplace", "in_place")
+# Subjects name what a claim is about; a concept (not an API) is named in every language.
+_IN_PLACE = ("in-place", "In-place", "inplace", "in_place", "インプレース", "인플레이스", "제자리")
 _ERROR: dict[Lang, tuple[str, ...]] = {
     "en": ("error", "raise", "warning"),
     "ja": ("エラー", "警告"),
@@ -1294,7 +1295,10 @@ CLAIMS = (
         expect=Expect.HOLDS,
         probe=probe_advanced_indexing,
         measures=("vi-list-index-shares", "vi-tensor-index-shares", "vi-mask-index-shares"),
-        vocabulary=Vocabulary(subjects=("mask", "index"), predicates=_COPY),
+        vocabulary=Vocabulary(
+            subjects=("mask", "index", "マスク", "インデックス", "마스크", "인덱싱"),
+            predicates=_COPY,
+        ),
     ),
     Claim(
         id="views/index-assignment-writes-in-place",
@@ -1534,7 +1538,7 @@ CLAIMS = (
             predicates={
                 "en": ("in-place", "in place"),
                 "ja": ("インプレース",),
-                "ko": ("현지", "제자리", "로컬"),
+                "ko": ("인플레이스", "제자리"),
             },
         ),
     ),
@@ -1550,7 +1554,7 @@ CLAIMS = (
             predicates={
                 "en": ("in-place", "in place"),
                 "ja": ("インプレース",),
-                "ko": ("현장", "현지", "제자리"),
+                "ko": ("인플레이스", "제자리"),
             },
         ),
     ),

@@ -30,6 +30,8 @@ def value(raw: Value, unit: str, lang: str) -> tuple[str, bool]:  # noqa: PLR091
     if unit == "seconds" and isinstance(raw, int | float):
         return text(lang, "seconds", n=number(raw * 1000, lang, digits=2)), False
     if unit == "ratio" and isinstance(raw, int | float):
+        if raw and abs(raw) < 0.01:  # a small ratio keeps two significant digits, not 0.00
+            return f"{raw:.2g}", False
         return number(raw, lang, digits=2), False
     if unit in ("dtype", "exception", "text"):
         return str(raw), True
