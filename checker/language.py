@@ -27,9 +27,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])|(?<=[。！？])|\n\
 #: merely contains the same letters (``少ない`` "few" is not a negation; ``notably`` is not).
 NEGATION: dict[Lang, re.Pattern[str]] = {
     "en": re.compile(
-        r"\b(?:not|never|no longer|cannot|neither|nor)\b|n't\b|\bno\s+(?:\w+\s+)?(?:effect|"
-        r"change|difference|reduction|saving|memory|copy|copies)\b|\bwithout\s+(?:reduc|sav|"
-        r"chang|copy|allocat)",
+        r"\b(?:not|never|no longer|cannot|neither|nor|nothing|none|no)\b|n't\b"
+        r"|\bwithout\s+(?:reduc|sav|chang|copy|allocat)",
         re.IGNORECASE,
     ),
     # ない/ません/ず after a verb or adjective stem; 少ない・危ない・違いない are not negations.
@@ -39,7 +38,7 @@ NEGATION: dict[Lang, re.Pattern[str]] = {
     ),
     # 않다/않는/않습니다, 없다/없습니다, 못 하다, 아니다
     "ko": re.compile(
-        r"않|없(?:다|습니다|는|으며|고|어)|못\s*\S|아니(?:다|며|고|라|ㅂ|어|요|)|아닙|아닌"
+        r"않|없(?:다|습니다|는|으며|으면|고|어)|못\s*\S|아니(?:다|며|고|라|ㅂ|어|요|)|아닙|아닌"
     ),
 }
 

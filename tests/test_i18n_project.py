@@ -30,20 +30,16 @@ def test_every_catalog_of_ours_is_well_formed(project: I18nResult) -> None:
 
 
 @pytest.mark.parametrize("lang", ["ja", "ko"])
-def test_complete_catalogs_have_zero_findings(project: I18nResult, lang: str) -> None:
-    """Translation is in progress: pages whose every message is translated must be clean;
-    the others are reported by 'python -m checker i18n' as untranslated (errors)."""
-    complete = set(project.complete_pages(lang))
-    found = [f for f in project.findings if f.lang == lang and f.page in complete]
+def test_every_page_is_translated_and_the_gate_passes(project: I18nResult, lang: str) -> None:
+    """The project ships complete translations: every page of every language is translated,
+    and not one finding (error or warning) is left for the gate to report."""
+    assert [c.page for c in project.coverage if c.lang == lang and not c.complete] == []
+    found = [f for f in project.findings if f.lang == lang]
     assert [f"{f.path}:{f.line}: [{f.check.value}] {f.message}" for f in found] == []
 
 
-def test_untranslated_messages_are_errors_of_the_gate(project: I18nResult) -> None:
-    incomplete = [c for c in project.coverage if not c.complete]
-    if not incomplete:
-        pytest.skip("every page is translated")
-    assert project.exit_code == 1
-    assert any(f.check in (Check.UNTRANSLATED, Check.MISSING_CATALOG) for f in project.errors)
+def test_the_project_gate_exits_zero(project: I18nResult) -> None:
+    assert project.exit_code == 0
 
 
 @pytest.mark.parametrize("document", ["CONTRIBUTING.md", "docs/reference/translating.md"])
