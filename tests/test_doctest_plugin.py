@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import torch
 
 from tests.helpers import sample
 
@@ -111,3 +112,14 @@ def test_pages_under_underscore_directories_are_not_collected(pytester: pytest.P
         str(pytester.path / "docs"),
     )
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_a_recorded_run_says_where_and_when_it_ran(pytester: pytest.Pytester) -> None:
+    record = pytester.path / "record.json"
+    _, summary = run(pytester, "device_aware.md", args=("--doc-record", str(record)))
+    data = json.loads(record.read_text())
+    assert data["snippets"] == summary
+    assert data["torch"] == torch.__version__
+    gpu = torch.cuda.is_available()
+    assert data["device_name"] == (torch.cuda.get_device_name(0) if gpu else "no CUDA device")
+    assert data["measured_at"].startswith("20")

@@ -40,6 +40,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="write per-device counts of passed/failed/skipped snippets as JSON",
     )
+    group.addoption(
+        "--doc-record",
+        metavar="PATH",
+        default=None,
+        help="write the counts with the GPU's name, the torch version and the date: the "
+        "evidence file (docs/_evidence/doctest-cuda.json) a GPU machine commits",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -188,10 +195,15 @@ class SnippetTally:
                     write(f"       {n} skipped: {reason}")
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        path = session.config.getoption("--doc-summary")
-        if not path:
-            return
-        data = {
+        summary = session.config.getoption("--doc-summary")
+        record = session.config.getoption("--doc-record")
+        if summary:
+            _write_json(Path(summary), self.data())
+        if record:
+            _write_json(Path(record), recorded(self.data()))
+
+    def data(self) -> dict[str, Any]:
+        return {
             device: {
                 "passed": c["passed"],
                 "failed": c["failed"],
@@ -200,5 +212,25 @@ class SnippetTally:
             }
             for device, c in self.counts.items()
         }
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+
+
+def recorded(snippets: dict[str, Any]) -> dict[str, Any]:
+    """The counts of one run, with where and when they were measured."""
+    import datetime
+    import platform
+
+    import torch
+
+    cuda = torch.cuda.is_available()
+    return {
+        "device_name": torch.cuda.get_device_name(0) if cuda else "no CUDA device",
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "measured_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "snippets": snippets,
+    }
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
