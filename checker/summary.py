@@ -60,9 +60,7 @@ def recorded_run(evidence: Path | None) -> str | None:
     )
 
 
-def render(
-    summary_dir: Path, locales: Path, cuda_record: Path | None = None
-) -> tuple[str, bool]:
+def render(summary_dir: Path, locales: Path, cuda_record: Path | None = None) -> tuple[str, bool]:
     """The summary text, and whether every reported step succeeded. ``cuda_record`` is the
     tally of a CUDA doctest run committed from a GPU machine, shown when CUDA ran nowhere."""
     ok = True
