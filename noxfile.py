@@ -334,11 +334,13 @@ def verify(session: nox.Session) -> None:
 
 @nox.session(venv_backend="none", default=False)
 def bench(session: nox.Session) -> None:
-    """Benchmarks: cold vs warm verify, per-probe harness overhead (ratios, one run)."""
+    """Benchmarks, each printing ratios measured side by side in one run. Args: [NAME ...]
+    among harness (cold vs warm verify, per-probe overhead), i18n (translation checks vs
+    English only, doctests once vs per language); default: all."""
     python = shared_python(session)
-    session.run(
-        python, str(ROOT / "benchmarks" / "harness.py"), *session.posargs, env=_env(), external=True
-    )
+    names = session.posargs or sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py"))
+    for name in names:
+        session.run(python, str(ROOT / "benchmarks" / f"{name}.py"), env=_env(), external=True)
 
 
 if __name__ == "__main__":
