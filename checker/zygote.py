@@ -48,7 +48,8 @@ class _Child:
     pid: int
     job_fd: int
     result_fd: int
-    stderr_path: str
+    #: An unlinked temporary file: nothing is left on disk, even if the server is killed.
+    stderr_fd: int
 
 
 def serve(stdin: TextIO, stdout: TextIO) -> None:
@@ -76,6 +77,7 @@ def serve(stdin: TextIO, stdout: TextIO) -> None:
         _send(stdout, _outcome(child, wakeup_r))
     os.close(spare.job_fd)  # the spare child reads EOF and exits
     os.waitpid(spare.pid, 0)
+    os.close(spare.stderr_fd)
     for pid in _EXITING:
         _reap(pid, block=True)
 
@@ -83,25 +85,25 @@ def serve(stdin: TextIO, stdout: TextIO) -> None:
 def _fork_child() -> _Child:
     job_r, job_w = os.pipe()
     result_r, result_w = os.pipe()
-    fd, stderr_path = tempfile.mkstemp(prefix="checker-job-", suffix=".log")
-    os.close(fd)
+    stderr_fd, stderr_path = tempfile.mkstemp(prefix="checker-job-", suffix=".log")
+    os.unlink(stderr_path)
     pid = os.fork()
     if pid == 0:  # child
         code = 0
         try:
             os.close(job_w)
             os.close(result_r)
-            _child(job_r, result_w, stderr_path)
+            _child(job_r, result_w, stderr_fd)
         except BaseException:
             code = 70
         finally:
             os._exit(code)
     os.close(job_r)
     os.close(result_w)
-    return _Child(pid, job_w, result_r, stderr_path)
+    return _Child(pid, job_w, result_r, stderr_fd)
 
 
-def _child(job_fd: int, result_fd: int, stderr_path: str) -> None:
+def _child(job_fd: int, result_fd: int, stderr_fd: int) -> None:
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -114,8 +116,7 @@ def _child(job_fd: int, result_fd: int, stderr_path: str) -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
-    err = os.open(stderr_path, os.O_WRONLY | os.O_TRUNC)
-    os.dup2(err, 2)
+    os.dup2(stderr_fd, 2)
     limit = job.get("address_space")
     if limit:
         _limit_address_space(int(limit))
@@ -168,9 +169,8 @@ def _outcome(child: _Child, wakeup_fd: int) -> dict[str, Any]:
         if os.WIFSIGNALED(status):
             report["signal"] = signal.Signals(os.WTERMSIG(status)).name
         report["exit"] = os.waitstatus_to_exitcode(status)
-    report["stderr"] = _tail(child.stderr_path)
-    with contextlib.suppress(OSError):
-        os.unlink(child.stderr_path)
+    report["stderr"] = _tail(child.stderr_fd)
+    os.close(child.stderr_fd)
     return report
 
 
@@ -239,12 +239,15 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}{where}"
 
 
-def _tail(path: str) -> str:
+def _tail(fd: int, limit: int = 1 << 16) -> str:
+    """The last lines a child wrote to its stderr file (at most ``limit`` bytes are read)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            lines = [ln for ln in f.read().splitlines() if not ln.startswith("USDT:")]
+        size = os.fstat(fd).st_size
+        raw = os.pread(fd, min(size, limit), max(0, size - limit))
     except OSError:
         return ""
+    text = raw.decode("utf-8", errors="replace")
+    lines = [ln for ln in text.splitlines() if not ln.startswith("USDT:")]
     return "\n".join(lines[-STDERR_TAIL:])
 
 
