@@ -40,6 +40,10 @@ class Vocabulary:
     #: Per language, word stems that carry the claim's predicate, such as
     #: ``("reduc", "save")`` for "reduces memory".
     predicates: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
+    #: Whether the statement *denies* its predicate ("``add_`` allocates nothing" denies
+    #: "allocat"): then a sentence agrees with it when it is negated too. ``None``: read it from
+    #: the English statement's negations (:func:`checker.language.predicate_negated`).
+    denies: bool | None = None
 
     def __post_init__(self) -> None:
         if not self.subjects:

@@ -120,7 +120,12 @@ def sentences(text: str) -> list[tuple[int, str]]:
 
 def _prose(text: str) -> str:
     """``text`` without inline code, so ``torch.no_grad()`` does not read as a negation."""
-    return re.sub(r"`[^`]*`", " ", normalise(text))
+    return re.sub(r"`[^`]*`", _blank, normalise(text))
+
+
+def _blank(match: re.Match[str]) -> str:
+    """Spaces as long as the match: offsets into the text stay valid."""
+    return " " * len(match.group(0))
 
 
 def negations(text: str, lang: Lang) -> int:
@@ -172,10 +177,22 @@ class Mention:
     predicate: str
 
 
+_SIMPLE_CODE_ONLY = re.compile(r"`[^`]*`")
+
+
+def _blank_complex_code(match: re.Match[str]) -> str:
+    """Keep a code span that names one thing (`relu`, `torch.no_grad()`, `float16`); blank
+    an expression (`autocast(dtype=torch.float16)`), whose words are arguments, not subjects."""
+    code = match.group(0)
+    if re.fullmatch(r"`[\w.]+(?:\(\))?`", code):
+        return code
+    return " " * len(code)
+
+
 def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:
     """Claims whose vocabulary the sentence uses: a subject and a predicate of its language."""
     found = []
-    prose = normalise(sentence)
+    prose = _SIMPLE_CODE_ONLY.sub(_blank_complex_code, normalise(sentence))
     lowered = prose.lower()
     for claim in claims:
         vocabulary = claim.vocabulary
@@ -184,10 +201,92 @@ def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:
         subject = next((s for s in vocabulary.subjects if s in prose), None)
         if subject is None:
             continue
+        outside = lowered.replace(subject.lower(), "\0")  # a predicate is more than the subject
         predicate = next(
-            (p for p in vocabulary.predicates.get(lang, ()) if p.lower() in lowered), None
+            (p for p in vocabulary.predicates.get(lang, ()) if p.lower() in outside), None
         )
         if predicate is None:
             continue
-        found.append(Mention(claim, not is_negated(sentence, lang), subject, predicate))
+        stems = vocabulary.predicates.get(lang, ())
+        found.append(
+            Mention(claim, not predicate_negated(sentence, lang, stems), subject, predicate)
+        )
     return found
+
+
+#: Where a clause ends after its predicate, in the verb-final languages: a negation past it
+#: belongs to the next clause ("공유하고 … 연루되지 않습니다").
+_CLAUSE_END: dict[str, re.Pattern[str]] = {
+    "ja": re.compile(r"[、。,]"),
+    "ko": re.compile(r"(?:고|며|면서|지만|으나)\s|[,.。]"),
+}
+
+#: Where an English clause begins or ends: its negation sits before the predicate ("does not
+#: reduce") or right after it ("allocates nothing"), within the same clause.
+_EN_CLAUSE = re.compile(
+    r"[;:,()]|\s[-–—]\s|\b(?:and|but|while|whereas|which|that|so|because|although|where|"
+    r"when|unless)\b",
+    re.IGNORECASE,
+)
+
+
+def predicate_negated(sentence: str, lang: Lang, stems: tuple[str, ...]) -> bool:
+    """Whether the predicate of a statement is negated, counting only the negations that can
+    bear on it: in Japanese and Korean (verb-final) those after the last predicate stem and
+    before the end of its clause, so a negated relative clause before it
+    ("勾配計算を必要としない計算は…削減できます") does not count; in English those of the
+    predicate's clause ("does not reduce", "allocates nothing"). A negation inside a stem
+    itself ("使用できない" as the predicate of "cannot be used") is part of what the claim says,
+    not a denial of it."""
+    spans = stem_spans(sentence, lang, stems)
+    if not spans:
+        return is_negated(sentence, lang)
+    inside, _ = negation_scope(sentence, lang, stems)
+    return inside % 2 == 1
+
+
+def negation_scope(
+    sentence: str, lang: Lang, stems: tuple[str, ...], near: int | None = None
+) -> tuple[int, int]:
+    """Negations (and "without"s) of ``sentence`` inside the predicate's scope (see
+    :func:`predicate_negated`) and outside it, not counting those inside the stems themselves.
+    ``near``: a character offset (the subject's); the predicate nearest to it is the one whose
+    clause counts, in English."""
+    text = AFFIRMATIVE_IDIOMS[lang].sub(_blank, _prose(sentence))
+    spans = stem_spans(sentence, lang, stems)
+    blanked = "".join(
+        " " if any(start <= i < end for start, end in spans) else char
+        for i, char in enumerate(text)
+    )
+    scope_start, scope_end = 0, len(text)
+    if spans and lang == "en":
+        anchor = spans[0][0] if near is None else near
+        first_start, first_end = min(spans, key=lambda span: (abs(span[0] - anchor), span))
+        before = [m.end() for m in _EN_CLAUSE.finditer(text, 0, first_start)]
+        after = _EN_CLAUSE.search(text, first_end)
+        scope_start = before[-1] if before else 0
+        scope_end = after.start() if after else len(text)
+    elif spans and lang in ("ja", "ko"):
+        scope_start = max(start for start, _ in spans)
+        last_end = max(end for start, end in spans if start == scope_start)
+        boundary = _CLAUSE_END[lang].search(text, last_end)
+        scope_end = boundary.start() if boundary else len(text)
+
+    def count(start: int, end: int) -> int:
+        found = len(NEGATION[lang].findall(blanked, start, end))
+        for m in WITHOUT[lang].finditer(blanked, start, end):
+            # English "without" negates what directly follows it ("without allocating").
+            found += lang != "en" or any(0 <= a - m.end() <= 12 for a, _ in spans)
+        return found
+
+    inside = count(scope_start, scope_end)
+    return inside, count(0, len(blanked)) - inside
+
+
+def stem_spans(sentence: str, lang: Lang, stems: tuple[str, ...]) -> list[tuple[int, int]]:
+    lowered = AFFIRMATIVE_IDIOMS[lang].sub(_blank, _prose(sentence)).lower()
+    return [
+        (m.start(), m.end())
+        for stem in stems
+        for m in re.finditer(re.escape(stem.lower()), lowered)
+    ]

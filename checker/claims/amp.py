@@ -1232,7 +1232,11 @@ CLAIMS = (
         ),
         vocabulary=Vocabulary(
             subjects=("autocast", "torch.cuda.amp"),
-            predicates={"en": ("cpu tensor", "CPU"), "ja": ("CPU",), "ko": ("CPU",)},
+            predicates={
+                "en": ("another device", "other device", "every device", "all devices"),
+                "ja": ("他のデバイス", "別のデバイス", "すべてのデバイス"),
+                "ko": ("다른 장치", "모든 장치"),
+            },
         ),
     ),
     Claim(
@@ -1306,6 +1310,7 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("relu", "gelu", "sigmoid"),
             predicates={"en": _EN_LOWER, "ja": _JA_LOWER, "ko": _KO_LOWER},
+            denies=True,  # "are not cast": it denies running in lower precision
         ),
     ),
     Claim(
@@ -1613,9 +1618,9 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("custom_bwd",),
             predicates={
-                "en": ("only when", "only if", "complex"),
-                "ja": ("のみ", "複雑"),
-                "ko": ("만", "복잡"),
+                "en": ("only when", "only if", "only for", "only needed"),
+                "ja": ("にのみ使", "だけ使", "のみ必要", "だけ必要", "にのみ用い", "場合のみ"),
+                "ko": ("경우에만", "때만 사용", "에만 필요", "때만 쓰"),
             },
         ),
     ),
@@ -1750,9 +1755,9 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("custom_bwd",),
             predicates={
-                "en": ("argument", "args"),
-                "ja": ("引数",),
-                "ko": ("인수", "인자"),
+                "en": ("takes", "accepts", "called with", "args keyword"),
+                "ja": ("引数を取", "引数を受け取", "を引数に", "を渡して呼び出"),
+                "ko": ("인수를 받", "인자를 받", "인수로 받", "인자로 받", "와 함께 호출"),
             },
         ),
     ),
@@ -1770,9 +1775,9 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("custom_bwd",),
             predicates={
-                "en": ("returns", "gradient"),
-                "ja": ("返し", "勾配"),
-                "ko": ("반환", "기울기", "변화도", "그래디언트"),
+                "en": ("returns",),
+                "ja": ("返し", "返す"),
+                "ko": ("반환",),
             },
         ),
     ),

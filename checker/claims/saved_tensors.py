@@ -1303,9 +1303,9 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("autograd", "grad_fn"),
             predicates={
-                "en": ("copy", "copies", "compute cost"),
-                "ja": ("コピー", "複製", "計算コスト"),
-                "ko": ("복사", "계산 비용"),
+                "en": ("copies it", "copies the", "saves a copy", "stores a copy", "copy of"),
+                "ja": ("コピーして保存", "複製して保存", "のコピーを保存", "のコピーを作"),
+                "ko": ("복사해 저장", "복사하여 저장", "복사본을 저장", "복사본을 만"),
             },
         ),
     ),
@@ -1668,8 +1668,9 @@ CLAIMS = (
         probe=probe_del_unsaved,
         measures=("st-del-unsaved-bytes", "st-del-unsaved-freed"),
         vocabulary=Vocabulary(
-            subjects=("del ",),
+            subjects=("del ", "明示的に削除"),
             predicates={"en": ("free", "reduc"), "ja": ("削除", "削減"), "ko": ("삭제", "줄이")},
+            denies=False,  # "that no backward node saved" qualifies the subject
         ),
     ),
     Claim(
@@ -1684,7 +1685,7 @@ CLAIMS = (
             "st-del-saved-input-freed",
         ),
         vocabulary=Vocabulary(
-            subjects=("del ",),
+            subjects=("del ", "明示的に削除"),
             predicates={"en": ("free", "reduc"), "ja": ("削除", "削減"), "ko": ("삭제", "줄이")},
         ),
     ),
@@ -1715,7 +1716,7 @@ CLAIMS = (
             "st-backward-flops-deleted",
         ),
         vocabulary=Vocabulary(
-            subjects=("del ",),
+            subjects=("del ", "明示的に削除"),
             predicates={
                 "en": ("compute", "faster"),
                 "ja": ("計算コスト", "高速"),
@@ -1768,7 +1769,7 @@ CLAIMS = (
         devices=("cpu",),
         measures=("st-pool-storage-moved", "st-pool-tensor-is-shared", "st-pool-result-correct"),
         vocabulary=Vocabulary(
-            subjects=("multiprocessing", "Pool"),
+            subjects=("multiprocessing", "Pool", "別のプロセス"),
             predicates={
                 "en": ("reduc", "memory"),
                 "ja": ("別のプロセス", "削減"),
@@ -1805,7 +1806,7 @@ CLAIMS = (
             predicates={
                 "en": ("reduc", "less memory"),
                 "ja": ("削減", "メモリ使用量"),
-                "ko": ("줄이", "메모리"),
+                "ko": ("줄이", "절약", "메모리를 덜"),
             },
         ),
     ),

@@ -1197,6 +1197,17 @@ _ALLOCATE: dict[Lang, tuple[str, ...]] = {
 }
 # Subjects name what a claim is about; a concept (not an API) is named in every language.
 _IN_PLACE = ("in-place", "In-place", "inplace", "in_place", "インプレース", "인플레이스", "제자리")
+#: The generic subject of a myth about in-place operations as a class, not one operation.
+_IN_PLACE_OPERATIONS = (
+    "in-place operation",
+    "In-place operation",
+    "インプレース演算",
+    "インプレース操作",
+    "인플레이스 연산",
+    "인플레이스(in-place) 연산",
+    "제자리 연산",
+    "in-place 연산",
+)
 _ERROR: dict[Lang, tuple[str, ...]] = {
     "en": ("error", "raise", "warning"),
     "ja": ("エラー", "警告"),
@@ -1450,9 +1461,9 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("clone",),
             predicates={
-                "en": ("gradient", "grad"),
-                "ja": ("勾配",),
-                "ko": ("기울기", "변화도", "그래디언트"),
+                "en": ("gradients flow", "gradient flows", "flow back", "flows back", "accumulate"),
+                "ja": ("勾配が流れ", "勾配は流れ", "流れ戻", "へ流れ", "蓄積", "累積"),
+                "ko": ("변화도가 흐", "변화도는 흐", "기울기가 흐", "흘러", "되돌아", "누적"),
             },
         ),
     ),
@@ -1640,7 +1651,7 @@ CLAIMS = (
             "vi-alloc-add-inplace-converted-first",
             "vi-add-inplace-float64-result-dtype",
         ),
-        vocabulary=Vocabulary(subjects=_IN_PLACE, predicates=_ALLOCATE),
+        vocabulary=Vocabulary(subjects=_IN_PLACE_OPERATIONS, predicates=_ALLOCATE),
     ),
     Claim(
         id="inplace/out-refuses-autograd",
@@ -1764,7 +1775,7 @@ CLAIMS = (
             "vi-sigmoid-correct-grad",
         ),
         vocabulary=Vocabulary(
-            subjects=_IN_PLACE,
+            subjects=_IN_PLACE_OPERATIONS,
             predicates={
                 "en": ("correct", "no error"),
                 "ja": ("正しい", "正確", "エラーが出な"),

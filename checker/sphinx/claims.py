@@ -24,7 +24,6 @@ contradicts the page or breaks::
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from docutils import nodes
@@ -35,6 +34,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from checker.claim import Expect
+from checker.links import anchor
 from checker.sphinx import formatting
 from checker.sphinx.results import dynamic_pages, results_for
 from checker.sphinx.tables import table
@@ -62,14 +62,6 @@ class claim_node(nodes.container):
 
 class verdict_node(nodes.inline):
     """A claim's verdicts, inline (a table cell of a review page); ``claim_id`` attribute."""
-
-
-def anchor(claim_id: str, prefix: str = "claim") -> str:
-    """The HTML id of a claim on its page: ``claim-saved-tensors-disable-hooks``.
-
-    ``verdict`` role references use the prefix ``verdict``.
-    """
-    return f"{prefix}-" + re.sub(r"[^a-z0-9]+", "-", claim_id.lower()).strip("-")
 
 
 # -- directive ------------------------------------------------------------------------------

@@ -15,8 +15,9 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from checker.links import anchor
 from checker.sphinx import formatting
-from checker.sphinx.claims import anchor, claim_references, claim_sites
+from checker.sphinx.claims import claim_references, claim_sites
 from checker.sphinx.results import mark_dynamic, results_for, shows_results
 from checker.sphinx.tables import table
 from checker.sphinx.ui_text import text

@@ -12,21 +12,13 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
+from checker.links import language_url
 from checker.sphinx.config import get_config
 from checker.sphinx.ui_text import LANGUAGE_NAMES, text
 
 
 def setup_languages(app: Sphinx) -> None:
     app.connect("html-page-context", add_language_links)
-
-
-def language_url(base_url: str, lang: str, pagename: str, suffix: str = ".html") -> str:
-    """Where ``pagename`` lives in ``lang``: absolute under ``base_url``, else relative."""
-    page = f"{pagename}{suffix}"
-    if base_url:
-        return f"{base_url.rstrip('/')}/{lang}/{page}"
-    depth = pagename.count("/")
-    return "../" * (depth + 1) + f"{lang}/{page}"
 
 
 def add_language_links(
