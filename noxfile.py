@@ -278,6 +278,7 @@ def update_catalogs(session: nox.Session, python: str, langs: tuple[str, ...]) -
         str(pot),
         "-d",
         str(ROOT / "locales"),
+        "--no-obsolete",  # the catalogs hold the English of today, nothing else
         *[f"-l{lang}" for lang in langs],
         external=True,
     )

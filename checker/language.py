@@ -272,15 +272,28 @@ def negation_scope(
         boundary = _CLAUSE_END[lang].search(text, last_end)
         scope_end = boundary.start() if boundary else len(text)
 
-    def count(start: int, end: int) -> int:
-        found = len(NEGATION[lang].findall(blanked, start, end))
+    def count(start: int, end: int, adnominal: bool = True) -> int:
+        found = 0
+        for m in NEGATION[lang].finditer(blanked, start, end):
+            found += adnominal or not _ADNOMINAL[lang].match(blanked, m.start())
         for m in WITHOUT[lang].finditer(blanked, start, end):
             # English "without" negates what directly follows it ("without allocating").
             found += lang != "en" or any(0 <= a - m.end() <= 12 for a, _ in spans)
         return found
 
     inside = count(scope_start, scope_end)
-    return inside, count(0, len(blanked)) - inside
+    # Outside the predicate's clause, a negation that qualifies a noun ("必要としない計算",
+    # "필요하지 않은 계산") describes the subject; it does not deny the predicate.
+    outside = count(0, scope_start, adnominal=False) + count(scope_end, len(blanked), False)
+    return inside, outside
+
+
+#: A negation that ends in an adnominal form followed by a noun: it qualifies the noun.
+_ADNOMINAL: dict[str, re.Pattern[str]] = {
+    "en": re.compile(r"(?!)"),
+    "ja": re.compile(r"ない(?=[\u4e00-\u9fff\u30a0-\u30ff])"),
+    "ko": re.compile(r"(?:않[는은]|없[는은])\s*(?=[\uac00-\ud7a3])"),
+}
 
 
 def stem_spans(sentence: str, lang: Lang, stems: tuple[str, ...]) -> list[tuple[int, int]]:

@@ -1686,7 +1686,11 @@ CLAIMS = (
         ),
         vocabulary=Vocabulary(
             subjects=("del ", "明示的に削除"),
-            predicates={"en": ("free", "reduc"), "ja": ("削除", "削減"), "ko": ("삭제", "줄이")},
+            predicates={
+                "en": ("saved tensor", "saved for backward", "saved activation"),
+                "ja": ("保存されたテンソル", "保存された中間", "保存済み"),
+                "ko": ("저장된 텐서", "저장된 중간"),
+            },
         ),
     ),
     Claim(
