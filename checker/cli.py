@@ -1,5 +1,5 @@
 """``python -m checker``: a thin command line over :mod:`checker.verify` (and, for ``i18n``,
-:mod:`checker.i18n.command`).
+:mod:`checker.i18n.command`; for ``scan``, :mod:`checker.scan.command`).
 
 Exit codes: 0 success, 1 a claim is contradicted (or a probe broke) or a translation has an
 error, 2 usage errors.
@@ -20,6 +20,7 @@ from checker.record import RecordError
 from checker.registry import RegistryError
 from checker.report import Report, renderers
 from checker.runner import Limits
+from checker.scan import command as scan_command
 from checker.typing import DEVICES, Device
 from checker.verify import DeviceAbsent, NothingSelected, VerifyOptions, record, verify
 
@@ -107,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _shared_options(r)
     i18n_command.add_parser(commands)
+    scan_command.add_parser(commands)
     return parser
 
 
@@ -115,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "i18n":
         return i18n_command.run(args)
+    if args.command == "scan":
+        return scan_command.run(args)
     try:
         registry = registry_mod.load(
             args.claims_module, package=None if args.only_modules else registry_mod.DEFAULT_PACKAGE

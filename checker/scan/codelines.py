@@ -1,0 +1,246 @@
+"""Finding unfenced Python code in plain text, line by line.
+
+Plain-text articles (copied from web pages) lose both the fences and often the indentation of
+their code. A line is *code* when, without its trailing comment, it is ASCII outside string
+literals and parses as Python (a compound statement's header is parsed with a ``pass`` body),
+or when it continues a string or a bracket opened by a code line. Code that is only a name, an
+attribute or a constant (``torch.autograd.graph.disable_saved_tensors_hooks``, ``Example``) is
+*weak*: it belongs to a snippet only between other code lines, since prose that mentions an API
+on a line of its own looks the same. Comment lines belong to an adjacent snippet.
+
+A run of code lines is a snippet when it holds at least two strong statements; a shorter run
+is prose (an API name broken onto its own line). Prose lines form one paragraph each, except
+that a line ending in an identifier, a comma or ``、`` continues on the next line.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import re
+
+from checker.scan.document import Block, BlockKind
+
+_HEADER = re.compile(
+    r"^(?:async\s+)?(?:def|class|with|for|while|if|elif|else|try|except|finally|match|case)\b"
+    r".*:$"
+)
+_BARE_CLAUSE = re.compile(r"^(?:else|try|finally)\s*:$|^(?:elif|except)\b.*:$")
+_DECORATOR = re.compile(r"^@[\w.]+(?:\(.*\))?$")
+_BULLET = re.compile(r"^(?:[-*+•・]\s|\d+[.)]\s|[*•])")
+_QUOTED = re.compile(r"'''.*?'''|\"\"\".*?\"\"\"|'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
+_IMPORT = re.compile(r"^(?:import\s|from\s+\S+\s+import\s)")
+_JOINS_NEXT = re.compile(r"[A-Za-z0-9_)`'\"、,，]$")
+#: Minimum strong statements in a run of code lines for it to be a snippet.
+MIN_STATEMENTS = 2
+
+
+class Line(enum.Enum):
+    BLANK = "blank"
+    PROSE = "prose"
+    STRONG = "strong"
+    WEAK = "weak"
+    COMMENT = "comment"
+    #: Inside a string or bracket that a code line opened.
+    CONTINUED = "continued"
+
+
+def split_blocks(lines: list[str], first_line: int) -> list[Block]:
+    """Prose paragraphs and code snippets of ``lines`` (article line ``first_line`` onwards)."""
+    kinds = classify(lines)
+    blocks: list[Block] = []
+    prose: list[int] = []
+    i = 0
+    while i < len(lines):
+        end = _code_run_end(kinds, i)
+        if end > i:
+            run = _trim(kinds, i, end)
+            strong = sum(kinds[k] is Line.STRONG for k in range(*run))
+            if strong >= MIN_STATEMENTS:
+                prose.extend(k for k in range(i, run[0]) if kinds[k] is not Line.BLANK)
+                blocks.extend(_paragraphs(lines, prose, first_line))
+                prose = []
+                blocks.extend(_code(lines, part, first_line) for part in _split(lines, kinds, run))
+                prose.extend(k for k in range(run[1], end) if kinds[k] is not Line.BLANK)
+            else:
+                prose.extend(k for k in range(i, end) if kinds[k] is not Line.BLANK)
+            i = end
+            continue
+        if kinds[i] is Line.BLANK:
+            blocks.extend(_paragraphs(lines, prose, first_line))
+            prose = []
+        else:
+            prose.append(i)
+        i += 1
+    blocks.extend(_paragraphs(lines, prose, first_line))
+    return sorted(blocks, key=lambda b: b.line)
+
+
+def classify(lines: list[str]) -> list[Line]:
+    kinds: list[Line] = []
+    open_quote: str | None = None
+    depth = 0
+    for raw in lines:
+        stripped = raw.strip()
+        if open_quote is not None:
+            kinds.append(Line.CONTINUED)
+            if stripped.count(open_quote) % 2 == 1:
+                open_quote = None
+            continue
+        if depth > 0 and stripped:
+            kinds.append(Line.CONTINUED)
+            depth = max(0, depth + _bracket_balance(stripped))
+            continue
+        kind = line_kind(stripped)
+        kinds.append(kind)
+        if kind in (Line.STRONG, Line.WEAK):
+            open_quote = _opens_string(stripped)
+            if open_quote is None:
+                depth = max(0, _bracket_balance(stripped))
+    return kinds
+
+
+def line_kind(stripped: str) -> Line:  # noqa: PLR0911  one rule per return
+    if not stripped:
+        return Line.BLANK
+    if stripped.startswith("#"):
+        return Line.COMMENT
+    if _BULLET.match(stripped):
+        return Line.PROSE
+    code = _without_comment(stripped).rstrip()
+    if not code or not _ascii_outside_strings(code):
+        return Line.PROSE
+    if _opens_string(code) is not None:
+        return Line.STRONG
+    if _HEADER.match(code) or _BARE_CLAUSE.match(code):
+        if _BARE_CLAUSE.match(code) or _parses(code + "\n    pass"):
+            return Line.STRONG
+        return Line.PROSE
+    if _DECORATOR.match(code):
+        return Line.STRONG
+    if _bracket_balance(code) > 0 and re.match(r"^[\w.\[\], ]+(?:=|\()", code):
+        return Line.STRONG  # a call or assignment continued on the next lines
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return Line.PROSE
+    return Line.WEAK if _is_weak(tree) else Line.STRONG
+
+
+def _is_weak(tree: ast.Module) -> bool:
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
+        return False
+    allowed: tuple[type[ast.AST], ...] = (ast.Name, ast.Attribute, ast.Constant, ast.BinOp)
+    allowed += (ast.UnaryOp, ast.Load, ast.operator, ast.unaryop)
+    return all(isinstance(node, allowed) for node in ast.walk(tree.body[0].value))
+
+
+def _parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _without_comment(line: str) -> str:
+    """``line`` without a trailing ``# comment`` (a ``#`` inside quotes is kept)."""
+    quote: str | None = None
+    for i, char in enumerate(line):
+        if quote:
+            if char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "#":
+            return line[:i]
+    return line
+
+
+def _ascii_outside_strings(code: str) -> bool:
+    return _QUOTED.sub("''", code).isascii()
+
+
+def _opens_string(code: str) -> str | None:
+    """The triple quote that ``code`` opens and does not close, if any."""
+    for quote in ("'''", '"""'):
+        if code.count(quote) % 2 == 1:
+            return quote
+    return None
+
+
+def _bracket_balance(code: str) -> int:
+    text = _QUOTED.sub("''", _without_comment(code))
+    return sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+
+
+def _code_run_end(kinds: list[Line], start: int) -> int:
+    """End (exclusive) of the run of code-like lines starting at ``start``, or ``start``."""
+    codeish = (Line.STRONG, Line.WEAK, Line.COMMENT, Line.CONTINUED, Line.BLANK)
+    if kinds[start] not in (Line.STRONG, Line.WEAK, Line.COMMENT):
+        return start
+    end = start
+    while end < len(kinds) and kinds[end] in codeish:
+        end += 1
+    return end
+
+
+def _trim(kinds: list[Line], start: int, end: int) -> tuple[int, int]:
+    """Drop leading weak lines (headings), leading comments without code, trailing blanks."""
+    while start < end and kinds[start] in (Line.WEAK, Line.BLANK):
+        start += 1
+    while end > start and kinds[end - 1] is Line.BLANK:
+        end -= 1
+    return start, end
+
+
+def _split(lines: list[str], kinds: list[Line], run: tuple[int, int]) -> list[tuple[int, int]]:
+    """Split a run where an ``import`` follows other statements: a new example starts there."""
+    parts: list[tuple[int, int]] = []
+    start, seen_other = run[0], False
+    for k in range(*run):
+        if kinds[k] is not Line.STRONG:
+            continue
+        is_import = _IMPORT.match(lines[k].strip()) is not None
+        if is_import and seen_other:
+            parts.append((start, k))
+            start, seen_other = k, False
+        seen_other = seen_other or not is_import
+    parts.append((start, run[1]))
+    return parts
+
+
+def _code(lines: list[str], run: tuple[int, int], first_line: int) -> Block:
+    start, end = run
+    return Block(
+        BlockKind.CODE,
+        "\n".join(lines[start:end]),
+        tuple(range(first_line + start, first_line + end)),
+    )
+
+
+def _paragraphs(lines: list[str], indices: list[int], first_line: int) -> list[Block]:
+    """One block per prose line, joining a line that ends mid-sentence with the next."""
+    blocks: list[Block] = []
+    group: list[int] = []
+    for index in indices:
+        if group and not (
+            index == group[-1] + 1
+            and _JOINS_NEXT.search(lines[group[-1]].rstrip())
+            and not _BULLET.match(lines[index].strip())
+            and not _BULLET.match(lines[group[-1]].strip())
+        ):
+            blocks.append(_prose(lines, group, first_line))
+            group = []
+        group.append(index)
+    if group:
+        blocks.append(_prose(lines, group, first_line))
+    return blocks
+
+
+def _prose(lines: list[str], group: list[int], first_line: int) -> Block:
+    return Block(
+        BlockKind.PROSE,
+        "\n".join(lines[k].strip() for k in group),
+        tuple(first_line + k for k in group),
+    )

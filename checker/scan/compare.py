@@ -1,0 +1,65 @@
+"""Comparing what a snippet printed with what the article says it prints.
+
+Strict on values, tolerant of formatting: whitespace runs are one space; a number matches
+when it differs by at most one unit in the last digit the article prints, or by a relative
+1e-6 (``0.3793`` accepts ``0.37926``; ``2.`` and ``2.0`` are equal); everything else must be
+identical. Lines the article adds that hold no value (a lone ``:``, a stray comment, a note
+without digits after the last printed line) and ``# comments`` after a value are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+_SPACE = re.compile(r"\s+")
+_PUNCTUATION_ONLY = re.compile(r"^[\W_]*$")
+
+
+def matches(expected: str, got: str) -> bool:
+    want_lines = _clean_expected(expected, got)
+    got_lines = [_normal(line) for line in got.strip("\n").split("\n") if line.strip()]
+    if len(want_lines) != len(got_lines):
+        return False
+    return all(_same(w, g) for w, g in zip(want_lines, got_lines, strict=True))
+
+
+def _clean_expected(expected: str, got: str) -> list[str]:
+    lines = []
+    for raw in expected.strip("\n").split("\n"):
+        line = raw.strip()
+        if "#" in line and "#" not in got:
+            line = line.split("#", 1)[0].strip()
+        if not line or _PUNCTUATION_ONLY.match(line):
+            continue
+        lines.append(_normal(line))
+    got_count = len([x for x in got.split("\n") if x.strip()])
+    while len(lines) > got_count and not re.search(r"\d|True|False|None", lines[-1]):
+        lines.pop()  # a note after the output (a comment that lost its '#')
+    return lines
+
+
+def _normal(line: str) -> str:
+    return _SPACE.sub(" ", line.strip())
+
+
+def _same(want: str, got: str) -> bool:
+    want_numbers, got_numbers = _NUMBER.findall(want), _NUMBER.findall(got)
+    if _NUMBER.sub("0", want).replace(" ", "") != _NUMBER.sub("0", got).replace(" ", ""):
+        return False
+    if len(want_numbers) != len(got_numbers):
+        return False
+    return all(_close(w, g) for w, g in zip(want_numbers, got_numbers, strict=True))
+
+
+def _close(want: str, got: str) -> bool:
+    a, b = float(want), float(got)
+    if "." not in want and "e" not in want.lower():
+        return a == b
+    decimals = (
+        len(want.split(".", 1)[1].split("e", maxsplit=1)[0].split("E", maxsplit=1)[0])
+        if "." in want
+        else 0
+    )
+    unit = 10.0**-decimals if decimals else 0.0
+    return abs(a - b) <= max(unit, 1e-6 * abs(a)) * (1 + 1e-9)

@@ -1,0 +1,97 @@
+"""Markdown and MyST, parsed with markdown-it-py (the parser MyST uses).
+
+Fenced code in a Python language (or with no language) is code; a ``text``/``output`` fence
+right after a code fence is that code's shown output; paragraphs, headings, list items and
+table rows are prose (one block per row, its cells joined by ``|``, so that a paraphrase and
+the ``{verdict}`` beside it are read together). MyST directives are read through, except
+``{claim}``: a claim directive's body is a statement the docs *evaluate* (a myth, when it
+expects ``fails``), not one they make, so it is never read as the article's own statement.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from markdown_it.token import Token
+
+from checker.doctest.page import markdown
+from checker.scan.document import Block, BlockKind, Document, block
+
+#: Fence languages read as Python code.
+PYTHON = {"", "python", "py", "python3", "pycon", "ipython", "ipython3", "py3"}
+#: Fence languages read as the output of the code fence before them.
+OUTPUT = {"text", "output", "console-output", "none", "txt"}
+#: MyST directives whose bodies are not the page's own prose or code.
+SKIPPED_DIRECTIVES = ("{claim}", "{measured-chart}", "{glossary}", "{toctree}", "{raw}")
+
+
+def read(path: Path, text: str) -> Document:
+    errors: list[tuple[int, str]] = []
+    blocks = blocks_of(text, 0, errors)
+    return Document(path, "md", tuple(blocks), tuple(errors))
+
+
+def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Block]:  # noqa: PLR0912
+    """Blocks of Markdown ``text`` whose first line is article line ``offset + 1``."""
+    lines = text.split("\n")
+    found: list[Block] = []
+    previous_code = False
+    row: list[str] | None = None
+    row_line = 0
+    for token in markdown().parse(text):
+        if token.type == "tr_open" and token.map:
+            row, row_line = [], offset + token.map[0] + 1
+            continue
+        if token.type == "tr_close" and row is not None:
+            cells = " | ".join(cell.replace("\n", " ") for cell in row if cell.strip())
+            if cells:
+                found.append(Block(BlockKind.PROSE, cells, (row_line,)))
+            row = None
+            continue
+        if row is not None:
+            if token.type == "inline":
+                row.append(token.content)
+            continue
+        if not token.block or token.nesting == -1 or not token.map:
+            continue
+        start, end = token.map
+        if token.type in ("fence", "colon_fence"):
+            info = token.info.strip()
+            if info.startswith("{"):
+                if not info.startswith(SKIPPED_DIRECTIVES):
+                    body_offset = offset + start + 1
+                    found.extend(blocks_of(token.content.rstrip("\n"), body_offset, errors))
+                previous_code = False
+                continue
+            if not _closed(token, lines):
+                errors.append((offset + start + 1, f"code fence {token.markup!r} is never closed"))
+            language = info.split()[0].lower() if info else ""
+            body = token.content.rstrip("\n").split("\n")
+            kind = None
+            if language in PYTHON:
+                kind = BlockKind.CODE
+            elif language in OUTPUT and previous_code:
+                kind = BlockKind.OUTPUT
+            if kind is not None and any(line.strip() for line in body):
+                found.append(block(kind, body, offset + start + 2, language))
+            previous_code = kind is BlockKind.CODE
+        elif token.type == "code_block":
+            body = token.content.rstrip("\n").split("\n")
+            found.append(block(BlockKind.CODE, body, offset + start + 1))
+            previous_code = True
+        elif token.type == "inline" and token.content.strip():
+            found.append(_prose(token, offset + start + 1, end - start))
+            previous_code = False
+    return found
+
+
+def _prose(token: Token, first_line: int, span: int) -> Block:
+    text_lines = token.content.split("\n")
+    numbers = [first_line + min(i, span - 1) for i in range(len(text_lines))]
+    return Block(BlockKind.PROSE, "\n".join(text_lines), tuple(numbers))
+
+
+def _closed(token: Token, lines: list[str]) -> bool:
+    assert token.map is not None
+    last = lines[token.map[1] - 1].strip() if token.map[1] - 1 < len(lines) else ""
+    return token.map[1] - token.map[0] >= 2 and last.startswith(token.markup)

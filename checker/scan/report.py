@@ -1,0 +1,116 @@
+"""Rendering a :class:`~checker.scan.findings.ScanResult`: text, JSON, GitHub annotations.
+
+The JSON document is ``{"findings": [{"path", "line", "lang", "kind", "verdict", "claim",
+"evidence", "link"}], "summary": {...}}``: those keys exactly, per finding. Repaired snippets
+say so at the start of their evidence.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from checker.scan.findings import FAILING, ScanResult, Verdict
+
+_MARK = {
+    Verdict.CONTRADICTED: "✗",
+    Verdict.BROKEN: "✗",
+    Verdict.SUPPORTED: "✓",
+    Verdict.NEEDS_CUDA: "·",
+    Verdict.UNVERIFIED: "?",
+}
+
+
+def render_text(result: ScanResult) -> str:
+    lines: list[str] = []
+    current = None
+    for f in result.findings:
+        if f.path != current:
+            current = f.path
+            lines.append(f"{f.path} ({f.lang})")
+        label = f"{f.kind} {f.verdict.value}" + (" (repaired)" if f.repaired else "")
+        lines.append(
+            f"  {_MARK[f.verdict]} line {f.line}: {label}" + (f" [{f.claim}]" if f.claim else "")
+        )
+        lines.append(f"      {f.quote[:200]}")
+        lines.append(f"      evidence: {f.evidence}")
+        if f.link:
+            lines.append(f"      see: {f.link}")
+    for error in result.errors:
+        lines.append(f"{error.path}:{error.line}: error: {error.message}")
+    counts = result.summary()
+    lines.append(
+        "scan: "
+        + ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict)
+        + f"; {counts['files-with-errors']} file(s) with errors"
+    )
+    if result.absent:
+        lines.append("absent: " + "; ".join(f"{d}: {r}" for d, r in result.absent.items()))
+    if result.sandbox:
+        lines.append("sandbox: " + ", ".join(f"{k}={v}" for k, v in result.sandbox.items()))
+    return "\n".join(lines) + "\n"
+
+
+def render_json(result: ScanResult) -> str:
+    document = {
+        "findings": [
+            {
+                "path": f.path,
+                "line": f.line,
+                "lang": f.lang,
+                "kind": f.kind,
+                "verdict": f.verdict.value,
+                "claim": f.claim,
+                "evidence": f.evidence,
+                "link": f.link,
+            }
+            for f in result.findings
+        ],
+        "summary": {
+            **result.summary(),
+            "errors": [
+                {"path": e.path, "line": e.line, "message": e.message} for e in result.errors
+            ],
+            "torch_version": result.torch_version,
+            "absent_devices": dict(result.absent),
+            "sandbox": dict(result.sandbox),
+        },
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _escape(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(result: ScanResult) -> str:
+    lines = []
+    for f in result.findings:
+        if f.verdict in FAILING:
+            level = "error"
+        elif f.verdict is Verdict.NEEDS_CUDA:
+            level = "notice"
+        else:
+            continue
+        title = f"{f.kind} {f.verdict.value}" + (f" ({f.claim})" if f.claim else "")
+        message = f"{f.quote[:200]}\n{f.evidence}" + (f"\nsee {f.link}" if f.link else "")
+        lines.append(
+            f"::{level} file={_escape_property(f.path)},line={f.line},"
+            f"title={_escape_property(title)}::{_escape(message)}"
+        )
+    for e in result.errors:
+        lines.append(f"::error file={_escape_property(e.path)},line={e.line}::{_escape(e.message)}")
+    counts = result.summary()
+    lines.append("checker scan: " + ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict))
+    return "\n".join(lines) + "\n"
+
+
+RENDERERS: dict[str, Callable[[ScanResult], str]] = {
+    "text": render_text,
+    "json": render_json,
+    "github": render_github,
+}

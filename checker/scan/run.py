@@ -1,0 +1,175 @@
+"""``scan``: read each file, run its snippets in the sandbox, judge its statements. No printing."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from checker import devices as devices_mod
+from checker import language
+from checker import record as record_mod
+from checker.cache import Cache
+from checker.links import anchor, language_url
+from checker.registry import Registry
+from checker.runner import Runner
+from checker.scan import snippets, statements
+from checker.scan.document import BlockKind, Document, ReadError
+from checker.scan.findings import FileError, Finding, ScanResult
+from checker.scan.readers import FORMATS, read
+from checker.scan.sandbox import Limits, Outcome, Sandbox
+from checker.sites import claim_sites
+from checker.typing import DEVICES, Device
+from checker.verdict import Verdict as ClaimVerdict
+
+#: Suffixes read when a folder is given.
+SCANNED = (*FORMATS, ".txt")
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    lang: str = "auto"
+    devices: tuple[Device, ...] = DEVICES
+    limits: Limits = field(default_factory=Limits)
+    #: Run the snippets (off: judge the prose only).
+    run_code: bool = True
+    use_cache: bool = True
+    project_root: Path = Path()
+    #: Where the built docs live; links are ``BASE/<lang>/<page>.html#claim-...``.
+    base_url: str = field(default_factory=lambda: os.environ.get("DOCS_BASE_URL", "_build/html"))
+
+
+def files_of(paths: Iterable[Path]) -> list[Path]:
+    """The files to scan: each file given, and the known formats inside each folder given."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(
+                p for p in sorted(path.rglob("*")) if p.is_file() and p.suffix.lower() in SCANNED
+            )
+        else:
+            found.append(path)
+    return found
+
+
+def scan(paths: Sequence[Path], registry: Registry, options: ScanOptions) -> ScanResult:
+    documents: list[tuple[Document, str]] = []
+    errors: list[FileError] = []
+    for path in files_of(paths):
+        try:
+            document = read(path)
+        except ReadError as exc:
+            errors.append(FileError(str(path), exc.line, exc.message))
+            continue
+        errors.extend(FileError(str(path), line, message) for line, message in document.errors)
+        documents.append((document, _language(document, options.lang)))
+    claims = list(registry.claims)
+    mentioned = [
+        (document, mention)
+        for document, lang in documents
+        for block in document.blocks
+        if block.kind is BlockKind.PROSE
+        for mention in statements.mentions_in(block, lang, claims)
+    ]
+    verdicts = _claim_verdicts(registry, options, mentioned)
+    link = _linker(options)
+    findings: list[Finding] = [
+        statements.confirmed_in_source(
+            statements.judge(mention, str(document.path), verdicts, link), mention, verdicts, link
+        )
+        for document, mention in mentioned
+    ]
+    sandbox_measures: dict[str, Any] = {}
+    if options.run_code:
+        findings += _snippet_findings(documents, options, sandbox_measures)
+    findings.sort(key=lambda f: (f.path, f.line, f.kind))
+    absent: dict[str, str] = {
+        d: p.reason for d in options.devices if not (p := devices_mod.presence(d)).present
+    }
+    return ScanResult(
+        tuple(findings), tuple(errors), sandbox_measures, devices_mod.torch_version(), absent
+    )
+
+
+def _language(document: Document, requested: str) -> str:
+    if requested != "auto":
+        return requested
+    if document.format.startswith("po:") and document.format[3:5] in ("en", "ja", "ko"):
+        return document.format[3:5]
+    prose = "\n".join(b.text for b in document.blocks if b.kind is BlockKind.PROSE)
+    return language.detect(prose)
+
+
+def _claim_verdicts(
+    registry: Registry, options: ScanOptions, mentioned: list[tuple[Document, Any]]
+) -> dict[str, list[ClaimVerdict]]:
+    needed = {m.mention.claim.id: m.mention.claim for _, m in mentioned if m.mention is not None}
+    if not needed:
+        return {}
+    recorded: dict[str, record_mod.Record] = {}
+    for device in DEVICES:
+        loaded = record_mod.load(record_mod.path_for(options.project_root, device))
+        if loaded is not None:
+            recorded[device] = loaded
+    runner = Runner(
+        registry,
+        cache=Cache.default(options.project_root) if options.use_cache else None,
+        recorded=recorded,
+    )
+    try:
+        results = runner.run(needed.values(), options.devices)
+    finally:
+        runner.close()
+    grouped: dict[str, list[ClaimVerdict]] = {}
+    for verdict in results:
+        grouped.setdefault(verdict.claim.id, []).append(verdict)
+    return grouped
+
+
+def _linker(options: ScanOptions) -> Any:
+    sites = claim_sites(options.project_root / "docs")
+
+    def link(claim_id: str, lang: str) -> str | None:
+        found = sites.get(claim_id)
+        if not found:
+            return None
+        return f"{language_url(options.base_url, lang, found[0].docname)}#{anchor(claim_id)}"
+
+    return link
+
+
+def _snippet_findings(
+    documents: list[tuple[Document, str]], options: ScanOptions, measures: dict[str, Any]
+) -> list[Finding]:
+    if not any(b.kind is BlockKind.CODE for d, _ in documents for b in d.blocks):
+        return []
+    sandbox = Sandbox(options.limits)
+    cuda = devices_mod.presence("cuda").present and "cuda" in options.devices
+
+    def run(source: str, mode: str, prelude: tuple[str, ...]) -> Outcome:
+        outcome = sandbox.run(source, mode, prelude)
+        if "landlock-abi" in outcome.measures or not measures:
+            measures.clear()
+            measures.update(outcome.measures)
+        return outcome
+
+    found: list[Finding] = []
+    try:
+        for document, lang in documents:
+            prelude: tuple[str, ...] = ()
+            blocks = document.blocks
+            for index, block in enumerate(blocks):
+                if block.kind is not BlockKind.CODE:
+                    continue
+                following = blocks[index + 1] if index + 1 < len(blocks) else None
+                shown = following if following and following.kind is BlockKind.OUTPUT else None
+                context = snippets.Context(
+                    str(document.path), lang, run, cuda, options.limits.timeout_s, prelude
+                )
+                found += snippets.judge(block, shown, context)
+                prelude = tuple(dict.fromkeys(prelude + snippets.imports_of(block)))
+    finally:
+        sandbox.close()
+    return found

@@ -1,0 +1,273 @@
+"""The sandbox's job handler: runs one snippet, confined, in a process forked from the zygote.
+
+The zygote (:mod:`checker.zygote`) preloads this module, so ``import torch`` is paid once per
+zygote. For each snippet the zygote forks a child that calls :func:`run_snippet`, which
+
+1. enters new PID and network namespaces where it may (the snippet then has no network, and
+   every process it starts dies with it);
+2. forks the process that runs the snippet, which: moves into the throw-away directory,
+   scrubs its environment, sets resource limits (CPU time, file size, open files, processes),
+   applies Landlock (read only the Python installation and system folders, write only the
+   throw-away directory), drops root to ``nobody``, and runs the statements one by one with
+   its output going to a file of capped size;
+3. waits for it with a wall-clock deadline, kills it on expiry, and returns what it printed
+   (per statement), how it ended and which measures were active.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import errno
+import io
+import json
+import linecache
+import os
+import re
+import resource
+import select
+import signal
+import socket
+import struct
+import sys
+import time
+import traceback
+from typing import Any
+
+import torch  # noqa: F401  paid once per zygote, never per snippet
+
+from checker.scan import confine
+
+_LENGTH = struct.Struct("!Q")
+FILENAME = "<snippet>"
+_DENIED = {errno.EACCES, errno.EPERM, errno.EROFS}
+_NETWORK = {errno.ENETUNREACH, errno.EAFNOSUPPORT, errno.ENETDOWN, errno.EHOSTUNREACH}
+
+
+def run_snippet(args: dict[str, Any]) -> dict[str, Any]:
+    """``args``: ``source``, ``mode`` (exec; single: echo every expression; last: echo the
+    last statement's value, as a notebook does), ``prelude`` (import lines), ``root``
+    (throw-away folder holding ``work/``), ``timeout_s``, ``output_bytes``, ``file_bytes``,
+    ``processes``, ``open_files``."""
+    measures: dict[str, Any] = {}
+    measures["pid-namespace"] = confine.unshare(confine.CLONE_NEWPID)
+    measures["network-namespace"] = confine.unshare(confine.CLONE_NEWNET)
+    work = os.path.join(args["root"], "work")
+    out_path = os.path.join(args["root"], "stdout")
+    if os.geteuid() == 0:  # it becomes nobody, or keeps uid 0 without the right to override
+        os.chown(work, confine.NOBODY, confine.NOBODY)
+        os.chmod(work, 0o777)  # the folder around it stays 0700
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        code = 0
+        try:
+            _child(args, work, out_path, write_fd)
+        except BaseException:
+            code = 70
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    message, status, timed_out = _wait(pid, read_fd, float(args["timeout_s"]))
+    report: dict[str, Any] = {"measures": measures, "timed_out": timed_out}
+    if message is not None:
+        report.update(message)
+        report["measures"] = measures | message.get("measures", {})
+    elif status is not None and os.WIFSIGNALED(status):
+        report["signal"] = signal.Signals(os.WTERMSIG(status)).name
+    data = _read_capped(out_path, int(args["output_bytes"]))
+    report["outputs"] = [_text(data[a:b]) for a, b in report.pop("offsets", [])]
+    report["stdout"] = _text(data)
+    return report
+
+
+def _wait(pid: int, fd: int, timeout: float) -> tuple[dict[str, Any] | None, int | None, bool]:
+    deadline = time.monotonic() + timeout
+    buffer = b""
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
+            return None, status, True
+        ready, _, _ = select.select([fd], [], [], min(remaining, 0.5))
+        if ready:
+            chunk = os.read(fd, 1 << 16)
+            buffer += chunk
+            if len(buffer) >= _LENGTH.size:
+                (size,) = _LENGTH.unpack(buffer[: _LENGTH.size])
+                if len(buffer) >= _LENGTH.size + size:
+                    message = json.loads(buffer[_LENGTH.size : _LENGTH.size + size])
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)  # the namespace's other processes die too
+                    os.waitpid(pid, 0)
+                    return message, None, False
+            if not chunk:
+                _, status = os.waitpid(pid, 0)
+                return None, status, False
+
+
+def _read_capped(path: str, cap: int) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(cap)
+    except OSError:
+        return b""
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+# -- the process that runs the snippet --------------------------------------------------------
+
+
+def _child(args: dict[str, Any], work: str, out_path: str, result_fd: int) -> None:
+    me = os.getpid()
+    out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(out, 1)
+    os.close(out)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.chdir(work)
+    _scrub_environment(work)
+    measures = _confine(args, work)
+    sys.stdout = io.TextIOWrapper(
+        os.fdopen(1, "wb", buffering=0, closefd=False), encoding="utf-8", errors="replace"
+    )
+    sys.dont_write_bytecode = True
+    result = _execute(args)
+    if os.getpid() != me:  # a process the snippet forked got here: it must not report
+        os._exit(0)
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    result["measures"] = measures
+    payload = json.dumps(result).encode()
+    os.write(result_fd, _LENGTH.pack(len(payload)))
+    view = memoryview(payload)
+    while view:
+        view = view[os.write(result_fd, view) :]
+
+
+def _scrub_environment(work: str) -> None:
+    os.environ.clear()
+    os.environ.update({"PATH": "/usr/bin:/bin", "HOME": work, "TMPDIR": work, "LANG": "C.UTF-8"})
+
+
+def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing past the limit fails with EFBIG
+    cpu = int(float(args["timeout_s"])) + 1
+    measures: dict[str, Any] = {
+        "cpu-seconds": confine.limit(resource.RLIMIT_CPU, cpu) and cpu,
+        "file-bytes": confine.limit(resource.RLIMIT_FSIZE, int(args["file_bytes"]))
+        and int(args["file_bytes"]),
+        "open-files": confine.limit(resource.RLIMIT_NOFILE, int(args["open_files"]))
+        and int(args["open_files"]),
+        "core-dumps": confine.limit(resource.RLIMIT_CORE, 0),
+    }
+    readable = sorted(
+        {
+            p
+            for p in (*_SYSTEM_DIRS, sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path)
+            if p and os.path.isdir(p)
+        }
+    )
+    measures["landlock-abi"] = confine.landlock(readable, [work], [os.devnull])
+    measures["privileges"] = confine.drop_privileges(readable) or "unchanged"
+    processes = int(args["processes"])
+    total = processes + confine.processes_of_user()
+    # a real uid 0 (or CAP_SYS_RESOURCE/CAP_SYS_ADMIN) is exempt from RLIMIT_NPROC
+    capable = os.geteuid() == 0 and measures["privileges"] != "no-capabilities"
+    enforced = os.getuid() != 0 and not capable
+    measures["processes"] = enforced and confine.limit(resource.RLIMIT_NPROC, total) and processes
+    measures["dies-with-parent"] = confine.die_with_parent()
+    return measures
+
+
+_SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/bin", "/etc", "/proc", "/sys", "/dev")
+
+
+def _execute(args: dict[str, Any]) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+    for line in args.get("prelude", []):
+        with contextlib.suppress(BaseException):
+            exec(compile(line, "<prelude>", "exec"), namespace)
+    offsets: list[list[int]] = []
+    source = str(args["source"])
+    linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
+    try:
+        tree = ast.parse(source, FILENAME)
+    except SyntaxError as exc:
+        return {"offsets": offsets, "error": _error(exc, exc.lineno)}
+    for node in tree.body:
+        start = _position()
+        try:
+            last = args["mode"] == "last" and node is tree.body[-1]  # a notebook cell's value
+            if args["mode"] == "single" or (last and isinstance(node, ast.Expr)):
+                code = compile(ast.Interactive([node]), FILENAME, "single")
+            else:
+                code = compile(ast.Module([node], []), FILENAME, "exec")
+            exec(code, namespace)
+        except BaseException as exc:  # the snippet's failure is the result
+            offsets.append([start, _position()])
+            return {"offsets": offsets, "error": _error(exc, _line_of(exc, node.lineno))}
+        offsets.append([start, _position()])
+    return {"offsets": offsets, "error": None}
+
+
+def _position() -> int:
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    try:
+        return os.lseek(1, 0, os.SEEK_CUR)
+    except OSError:
+        return 0
+
+
+def _line_of(exc: BaseException, default: int) -> int:
+    if isinstance(exc, SyntaxError) and exc.filename == FILENAME and exc.lineno:
+        return exc.lineno
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == FILENAME]
+    return (lines[-1] or default) if lines else default
+
+
+def _error(exc: BaseException, line: int | None) -> dict[str, Any]:
+    return {
+        "type": type(exc).__name__,
+        "message": str(exc if not isinstance(exc, SyntaxError) else exc.msg)[:2000],
+        "line": line or 1,
+        "cause": _cause(exc),
+    }
+
+
+def _cause(exc: BaseException) -> str:  # noqa: PLR0911  one cause per return
+    """Why the snippet stopped, when the sandbox rather than the code is to blame."""
+    text = str(exc)
+    if isinstance(exc, MemoryError) or "can't allocate memory" in text or "out of memory" in text:
+        return "memory"
+    if isinstance(exc, socket.gaierror):
+        return "network"
+    if isinstance(exc, OSError):
+        if exc.errno == errno.EFBIG:
+            return "output"
+        if exc.errno == errno.EAGAIN and isinstance(exc, BlockingIOError):
+            return "processes"
+        if exc.errno in _NETWORK:
+            return "network"
+        if exc.errno in _DENIED:
+            return "network" if exc.filename is None and _from_socket(exc) else "denied"
+    return ""
+
+
+def _from_socket(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised by a socket operation (Landlock refuses a TCP connect with
+    ``EACCES``, as it refuses a file)."""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename.endswith("socket.py") or re.search(
+            r"\b(?:socket|connect|bind|sendto|urlopen)\b", frame.line or ""
+        ):
+            return True
+    return False

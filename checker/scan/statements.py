@@ -1,0 +1,286 @@
+"""Verdicts on prose: which sentences state a known claim, and what the evidence says of it.
+
+A sentence *mentions* a claim when it uses the claim's vocabulary (a subject and a predicate
+in the article's language, :func:`checker.language.mentions`); it *asserts* the claim's
+statement unless it is negated. The claim's statement is true where its probe found that it
+holds (a myth's probe finds that it fails). So the article is
+
+* ``contradicted`` when it asserts a statement the evidence found false, or denies one found
+  true, on any device with evidence;
+* ``supported`` when it agrees with the evidence on every device that has some;
+* ``needs-cuda`` when the claim is only meaningful on CUDA and no CUDA evidence exists (live or
+  recorded);
+* ``unverified`` when a sentence names an API (``torch.…`` or a claim's API subject) but
+  matches no claim, or the probe could not decide.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from checker import language
+from checker.claim import Claim
+from checker.evidence import Outcome
+from checker.report import evidence_summary
+from checker.scan.document import Block, BlockKind
+from checker.scan.findings import Finding, Verdict
+from checker.typing import Lang
+from checker.verdict import Status
+from checker.verdict import Verdict as ClaimVerdict
+
+_TORCH_NAME = re.compile(r"\btorch\.[A-Za-z_][\w.]*")
+
+
+@dataclass(frozen=True)
+class Mention:
+    block: Block
+    line: int
+    sentence: str
+    lang: str
+    mention: language.Mention | None
+
+
+def mentions_in(block: Block, lang: str, claims: Sequence[Claim]) -> list[Mention]:
+    """The sentences of a prose block that mention a claim or name an API."""
+    found: list[Mention] = []
+    api_subjects = _api_subjects(claims)
+    if _VERDICT_ROLE.search(block.text + " " + block.context):
+        return []  # a review's row or paragraph: it states what a claim's verdict is
+    about = referenced_claims(block.text + " " + block.context, claims)
+    for offset, sentence in language.sentences(block.text):
+        if _MEASURED_ROLE.search(sentence):
+            continue  # it reports a measured value: the docs build checks it
+        line = block.line_at(offset)
+        matched = language.mentions(sentence, lang, list(claims))  # type: ignore[arg-type]
+        seen: set[str] = set()
+        for mention in matched:
+            if mention.claim.id not in seen and mention.claim.id not in about:
+                seen.add(mention.claim.id)
+                found.append(Mention(block, line, sentence, lang, mention))
+        if not matched and (
+            _TORCH_NAME.search(sentence) or any(s in sentence for s in api_subjects)
+        ):
+            found.append(Mention(block, line, sentence, lang, None))
+    return found
+
+
+_VERDICT_ROLE = re.compile(r"\{verdict\}`([^`]+)`")
+_MEASURED_ROLE = re.compile(r"\{measured\}`([^`@]+)")
+
+
+def referenced_claims(text: str, claims: Sequence[Claim]) -> set[str]:
+    """Claims a MyST text refers to with ``{verdict}`` or ``{measured}`` roles. Such a text
+    is a statement *about* the claim (a review paraphrasing an article, a measured value),
+    which the docs build checks itself; the scanner does not read it as asserting the claim."""
+    ids = set(_VERDICT_ROLE.findall(text))
+    keys = set(_MEASURED_ROLE.findall(text))
+    ids |= {c.id for c in claims if keys & set(c.measures)}
+    return ids
+
+
+def _api_subjects(claims: Sequence[Claim]) -> tuple[str, ...]:
+    """Subjects that are API names (they hold ``_``, ``.`` or ``(``), not ordinary words."""
+    subjects = {s for c in claims if c.vocabulary for s in c.vocabulary.subjects}
+    return tuple(sorted(s for s in subjects if re.search(r"[_.(]", s) and len(s) > 3))
+
+
+def judge(
+    mention: Mention,
+    path: str,
+    verdicts: Mapping[str, Sequence[ClaimVerdict]],
+    link: Callable[[str, str], str | None],
+) -> Finding:
+    quote = " ".join(mention.sentence.split())
+    if mention.mention is None:
+        return Finding(
+            path,
+            mention.line,
+            mention.lang,
+            "claim",
+            Verdict.UNVERIFIED,
+            quote,
+            "names a PyTorch API but states none of the known claims",
+        )
+    claim = mention.mention.claim
+    asserts = mention.mention.asserts
+    lang: Lang = mention.lang  # type: ignore[assignment]
+    stems = claim.vocabulary.predicates.get(lang, ()) if claim.vocabulary else ()
+    doubt = indirect(mention.sentence, lang, claim)
+    if doubt:
+        return Finding(
+            path,
+            mention.line,
+            mention.lang,
+            "claim",
+            Verdict.UNVERIFIED,
+            quote,
+            f"mentions '{claim.statement}', but {doubt}: not judged",
+            claim.id,
+            link(claim.id, mention.lang),
+        )
+    near = language.normalise(mention.sentence).find(mention.mention.subject)
+    inside, outside = language.negation_scope(
+        mention.sentence, lang, stems, near if near >= 0 else None
+    )
+    if (outside and lang != "en") or inside > 1:
+        return Finding(
+            path,
+            mention.line,
+            mention.lang,
+            "claim",
+            Verdict.UNVERIFIED,
+            quote,
+            f"mentions '{claim.statement}', but with {inside + outside} negations its polarity "
+            "is unclear",
+            claim.id,
+            link(claim.id, mention.lang),
+        )
+    asserts = inside % 2 == 0  # the predicate nearest the subject, in its own clause
+    agrees = asserts != statement_denies(claim)
+    verdict, evidence = _decide(claim, agrees, verdicts.get(claim.id, ()))
+    stance = "agrees with" if agrees else "denies"
+    evidence = f"{stance} '{claim.statement}' — {evidence}"
+    return Finding(
+        path,
+        mention.line,
+        mention.lang,
+        "claim",
+        verdict,
+        quote,
+        evidence,
+        claim.id,
+        link(claim.id, mention.lang),
+    )
+
+
+#: Words that make a sentence speak *about* a statement rather than make it: reported speech
+#: ("the article says"), judgements of other texts ("wrong", "myth"), conditionals and
+#: questions. Such a sentence is not judged: the scanner reports only what an article states.
+_INDIRECT: dict[str, re.Pattern[str]] = {
+    "en": re.compile(
+        r"\b(?:articles?|claims?|says?|said|states?|presents?|describes?|suggests?|myths?|"
+        r"wrong|false|true|if|whether|would|might|could|believe[sd]?|promise[sd]?|review|"
+        r"so that|only when|only if|unless|proof|proves?|guarantee[sd]?)\b|\?",
+        re.IGNORECASE,
+    ),
+    "ja": re.compile(
+        r"記事|と述べ|とされ|と主張|と説明|と紹介|と書|誤解|誤り|間違|正しく|もし|かどうか|"
+        r"でしょうか|ように|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]"
+    ),
+    "ko": re.compile(
+        r"글에서|글은|글의|글이|기사|주장|오해|잘못|틀린|틀렸|만약|인지|라고|다고|"
+        r"도록|경우에만|때만|보장|증명|[?？]"
+    ),
+}
+
+#: How far apart (characters of prose) a subject and its predicate may be for a sentence to
+#: state the claim; further apart, they usually belong to different clauses.
+_REACH: dict[str, int] = {"en": 60, "ja": 50, "ko": 50}
+
+
+def indirect(sentence: str, lang: Lang, claim: Claim) -> str | None:
+    """Why a sentence that uses a claim's words may not be stating it, or ``None``."""
+    prose = language.normalise(sentence)
+    words = re.sub(r"`[^`]*`", " ", prose)
+    if claim.vocabulary is not None:  # a marker inside the claim's own wording is the claim
+        for stem in claim.vocabulary.predicates.get(lang, ()):
+            words = re.sub(re.escape(stem), " ", words, flags=re.IGNORECASE)
+    marker = _INDIRECT[lang].search(words)
+    if marker:
+        return f"it speaks about a statement ('{marker.group(0)}')"
+    vocabulary = claim.vocabulary
+    if vocabulary is None:
+        return None
+    lowered = prose.lower()
+    subjects = [m.span() for s in vocabulary.subjects for m in re.finditer(re.escape(s), prose)]
+    stems = vocabulary.predicates.get(lang, ())
+    predicates = [m.span() for p in stems for m in re.finditer(re.escape(p.lower()), lowered)]
+    if subjects and predicates:
+        gap, start, end = min(
+            (max(0, p0 - s1, s0 - p1), min(s1, p1), max(s0, p0))
+            for s0, s1 in subjects
+            for p0, p1 in predicates
+        )
+        if gap > _REACH[lang]:
+            return f"its subject and predicate are {gap} characters apart"
+        if _CLAUSE_BREAK.search(prose, start, end):
+            return "its subject and predicate are in different clauses"
+    return None
+
+
+#: Punctuation that separates what comes before it from what follows, for the scanner.
+_CLAUSE_BREAK = re.compile(r"[:;：；]|\s[-–—]\s|\bbut\b|\bwhere\b|\bwhereas\b")
+
+
+def confirmed_in_source(
+    finding: Finding,
+    mention: Mention,
+    verdicts: Mapping[str, Sequence[ClaimVerdict]],
+    link: Callable[[str, str], str | None],
+) -> Finding:
+    """A contradicted translation (a catalog message) stays contradicted only if its English
+    source, read the same way, is contradicted on the same claim; else it is unverified."""
+    block, claim = mention.block, mention.mention.claim if mention.mention else None
+    if not block.source or claim is None or finding.verdict is not Verdict.CONTRADICTED:
+        return finding
+    english = Block(
+        BlockKind.PROSE,
+        block.source,
+        (block.line,) * len(block.source.split("\n")),
+        context=block.context,
+    )
+    for source_mention in mentions_in(english, "en", [claim]):
+        judged = judge(source_mention, finding.path, verdicts, link)
+        if judged.verdict is Verdict.CONTRADICTED:
+            return finding
+    return dataclasses.replace(
+        finding,
+        verdict=Verdict.UNVERIFIED,
+        evidence=f"{finding.evidence} — but its English source is not contradicted; whether "
+        "the translation says the same is checked by 'python -m checker i18n'",
+    )
+
+
+def statement_denies(claim: Claim) -> bool:
+    """Whether the claim's statement denies its own predicate ("allocates nothing")."""
+    vocabulary = claim.vocabulary
+    if vocabulary is None:
+        return False
+    if vocabulary.denies is not None:
+        return vocabulary.denies
+    stems = vocabulary.predicates.get("en", ())
+    if not language.stem_spans(claim.statement, "en", stems):
+        return False  # the statement words it otherwise; say 'denies=True' where it denies
+    return language.predicate_negated(claim.statement, "en", stems)
+
+
+def _decide(claim: Claim, asserts: bool, verdicts: Sequence[ClaimVerdict]) -> tuple[Verdict, str]:
+    decided: list[tuple[bool, str]] = []
+    reasons: list[str] = []
+    for verdict in verdicts:
+        evidence = verdict.evidence
+        if verdict.status is Status.ERROR or evidence is None:
+            if verdict.device in claim.devices:
+                reasons.append(f"{verdict.device}: {verdict.reason.splitlines()[0]}")
+            continue
+        holds = evidence.outcome is Outcome.HOLDS
+        origin = ""
+        if verdict.status is Status.NOT_RUN:
+            origin = (
+                f", recorded on {evidence.device_name} with torch {evidence.torch_version} "
+                f"({evidence.measured_at[:10]})"
+            )
+        summary = evidence_summary(ClaimVerdict(claim, verdict.device, evidence.outcome, evidence))
+        word = "holds" if holds else "fails"
+        decided.append((holds, f"{verdict.device}: {word}{origin}; {summary}"))
+    if not decided:
+        if claim.devices == ("cuda",):
+            return Verdict.NEEDS_CUDA, "only meaningful on CUDA; no CUDA evidence here"
+        return Verdict.UNVERIFIED, "no evidence: " + ("; ".join(reasons) or "probe not run")
+    measured = "; ".join(text for _, text in decided)
+    if any(holds != asserts for holds, _ in decided):
+        return Verdict.CONTRADICTED, measured
+    return Verdict.SUPPORTED, measured

@@ -1,0 +1,163 @@
+"""The scanner on our own short articles (``tests/samples/scan/``): every format (.md, .rst,
+plain .txt with unfenced and unindented code, .po, .ipynb) in English, Japanese and Korean,
+every kind of snippet finding, and a malformed file per format.
+
+Everything is scanned in one call (one sandbox). Snippet findings are asserted exactly; claim
+findings only for a few direct statements (how claims are matched is tuned elsewhere).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checker import registry as registry_mod
+from checker.scan.findings import ScanResult, Verdict
+from checker.scan.run import ScanOptions, scan
+from tests.helpers import ROOT, sample
+
+SAMPLES = sample("scan")
+B, C, S, N, U = (
+    Verdict.BROKEN,
+    Verdict.CONTRADICTED,
+    Verdict.SUPPORTED,
+    Verdict.NEEDS_CUDA,
+    Verdict.UNVERIFIED,
+)
+SHOWN = "prints what the article shows (1 output(s) compared)"
+CUDA = "AssertionError: Torch not compiled with CUDA enabled (line {}): it needs a CUDA device"
+NOTHING = "runs; the article shows no output to compare"
+
+#: (path, line, lang, verdict, repaired, evidence) of every snippet finding.
+SNIPPETS = [
+    ("en/flat.txt", 4, "en", B, False,
+     "as published: IndentationError: expected an indented block after function definition "
+     "on line 1"),
+    ("en/flat.txt", 6, "en", B, True,
+     "with its indentation repaired: raises TypeError: add() missing 1 required positional "
+     "argument: 'b' (line 6)"),
+    ("en/flat.txt", 9, "en", S, False, SHOWN),
+    ("en/guide.rst", 8, "en", S, False, SHOWN),
+    ("en/guide.rst", 17, "en", B, False,
+     "raises RuntimeError: shape '[4]' is invalid for input of size 3 (line 17)"),
+    ("en/notebook.ipynb", 29, "en", S, False, SHOWN),
+    ("en/notebook.ipynb", 40, "en", B, False,
+     "raises ValueError: invalid literal for int() with base 10: 'three' (line 40)"),
+    ("en/snippets.md", 10, "en", S, False, SHOWN),
+    ("en/snippets.md", 18, "en", S, False, SHOWN),
+    ("en/snippets.md", 26, "en", S, False, SHOWN),
+    ("en/snippets.md", 38, "en", C, False, "line 38: the article shows '7', the run printed '6'"),
+    ("en/snippets.md", 49, "en", B, False,
+     "raises RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3) (line 49)"),
+    ("en/snippets.md", 56, "en", N, False, CUDA.format(56)),
+    ("en/snippets.md", 67, "en", U, False, NOTHING),
+    ("ja/memory.md", 10, "ja", S, False, SHOWN),
+    ("ja/memory.md", 19, "ja", C, False, "line 19: the article shows '2.5', the run printed '2.0'"),
+    ("ja/memory.md", 26, "ja", B, False,
+     "raises RuntimeError: shape '[3]' is invalid for input of size 2 (line 26)"),
+    ("ja/memory.md", 33, "ja", N, False, CUDA.format(33)),
+    ("ja/messages.po", 13, "ja", S, False, SHOWN),
+    ("ja/messages.po", 24, "ja", C, False, "line 24: the article shows '4', the run printed '3'"),
+    ("ja/notebook.ipynb", 26, "ja", S, False, SHOWN),
+    ("ja/notebook.ipynb", 45, "ja", C, False,
+     "line 45: the article shows '3.0', the run printed '2.0'"),
+    ("ja/notebook.ipynb", 55, "ja", N, False, CUDA.format(55)),
+    ("ja/notes.txt", 4, "ja", B, False,
+     "as published: IndentationError: expected an indented block after class definition on "
+     "line 1"),
+    ("ja/notes.txt", 8, "ja", B, True,
+     "with its indentation repaired: raises TypeError: Scale.__init__() missing 1 required "
+     "positional argument: 'factor' (line 8)"),
+    ("ja/notes.txt", 11, "ja", S, False, SHOWN),
+    ("ko/guide.rst", 8, "ko", S, False, SHOWN),
+    ("ko/guide.rst", 17, "ko", B, False,
+     "raises RuntimeError: Tensors must have same number of dimensions: got 1 and 2 (line 17)"),
+    ("ko/notes.txt", 4, "ko", B, False,
+     "as published: IndentationError: expected an indented block after function definition "
+     "on line 1"),
+    ("ko/notes.txt", 5, "ko", B, True,
+     "with its indentation repaired: raises TypeError: scale() missing 1 required positional "
+     "argument: 'factor' (line 5)"),
+    ("ko/views.md", 10, "ko", S, False, SHOWN),
+    ("ko/views.md", 24, "ko", C, False,
+     "line 24: the article shows 'torch.Size([3, 2])', the run printed 'torch.Size([2, 3])'"),
+    ("ko/views.md", 31, "ko", U, False, NOTHING),
+]  # fmt: skip
+
+#: (path, line, claim, verdict): direct statements only; other claim findings are not checked.
+CLAIMS = [
+    ("en/snippets.md", 3, "saved-tensors/myth-disable-reduces-memory", C),
+    ("en/snippets.md", 5, "saved-tensors/no-grad-holds-nothing", S),
+    ("en/guide.rst", 4, "saved-tensors/myth-disable-reduces-memory", C),
+    ("ja/memory.md", 3, "saved-tensors/myth-disable-reduces-memory", C),
+    ("ja/memory.md", 5, "saved-tensors/no-grad-holds-nothing", S),
+    ("ko/views.md", 3, "saved-tensors/myth-disable-reduces-memory", S),
+    ("ko/views.md", 5, "saved-tensors/no-grad-holds-nothing", S),
+    ("ko/guide.rst", 4, "saved-tensors/myth-disable-reduces-memory", S),
+]
+
+#: (path, line, message) of the malformed files.
+ERRORS = [
+    ("malformed/broken.ipynb", 8, "not a notebook: invalid JSON (Expecting value)"),
+    ("malformed/broken.po", 9,
+     "broken catalog: unterminated string (no closing quote on this line)"),
+    ("malformed/broken.rst", 4,
+     'ERROR: Error in "code-block" directive: unknown option: "no-such-option".'),
+    ("malformed/broken.rst", 9, "WARNING: Inline emphasis start-string without end-string."),
+]  # fmt: skip
+
+
+def _relative(path: str) -> str:
+    return Path(path).relative_to(SAMPLES).as_posix()
+
+
+@pytest.fixture(scope="module")
+def result() -> ScanResult:
+    return scan(
+        [SAMPLES], registry_mod.load(), ScanOptions(project_root=ROOT, base_url="_build/html")
+    )
+
+
+def test_every_snippet_finding(result: ScanResult) -> None:
+    found = [
+        (_relative(f.path), f.line, f.lang, f.verdict, f.repaired, f.evidence)
+        for f in result.findings
+        if f.kind == "snippet"
+    ]
+    assert found == SNIPPETS
+
+
+def test_direct_statements(result: ScanResult) -> None:
+    found = {
+        (_relative(f.path), f.line, f.claim, f.verdict)
+        for f in result.findings
+        if f.kind == "claim"
+    }
+    assert set(CLAIMS) <= found
+
+
+def test_claim_findings_link_to_our_docs_in_the_article_language(result: ScanResult) -> None:
+    for f in result.findings:
+        if f.kind == "claim" and f.claim == "saved-tensors/myth-disable-reduces-memory":
+            lang = _relative(f.path).split("/")[0]
+            assert f.lang == lang
+            assert f.link == (
+                f"_build/html/{lang}/topics/saved-tensors.html"
+                "#claim-saved-tensors-myth-disable-reduces-memory"
+            )
+
+
+def test_malformed_files_are_reported_and_the_scan_goes_on(result: ScanResult) -> None:
+    assert [(_relative(e.path), e.line, e.message) for e in result.errors] == ERRORS
+    assert {_relative(f.path).split("/")[0] for f in result.findings} == {"en", "ja", "ko"}
+    assert result.exit_code == 1
+
+
+def test_every_format_and_language_is_read(result: ScanResult) -> None:
+    read = {(_relative(f.path).split("/")[0], Path(f.path).suffix) for f in result.findings}
+    assert read >= {
+        ("en", ".md"), ("en", ".rst"), ("en", ".txt"), ("en", ".ipynb"),
+        ("ja", ".md"), ("ja", ".po"), ("ja", ".txt"), ("ja", ".ipynb"),
+        ("ko", ".md"), ("ko", ".rst"), ("ko", ".txt"),
+    }  # fmt: skip

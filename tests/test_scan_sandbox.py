@@ -1,0 +1,255 @@
+"""The scanner against hostile articles (``tests/samples/hostile/``): each is stopped with a
+finding that says what happened, the scan goes on, it finishes in bounded time, and nothing
+outside the sandbox's temporary folder changes.
+
+The whole set is scanned once (one sandbox, one fork server) into a temporary folder that also
+holds the canary file, the target of the writing snippet, the generated 50 MB article, and a
+listening socket's port.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from checker import registry as registry_mod
+from checker.scan.findings import Finding, ScanResult, Verdict
+from checker.scan.readers import MAX_BYTES
+from checker.scan.run import ScanOptions, scan
+from checker.scan.sandbox import Limits
+from tests.helpers import ROOT, sample
+
+HOSTILE = sample("hostile")
+TIMEOUT_S = 3.0
+#: The whole hostile set, sandbox start included (each snippet is bounded by TIMEOUT_S).
+BOUND_S = 90.0
+#: Small enough that touching it all takes well under TIMEOUT_S on a slow machine.
+MEMORY_BYTES = 256 * 1024**2
+COPIED = ("loop.md", "memory.md", "segfault.md", "fork.md", "print.md")
+BIG = 50 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Scanned:
+    result: ScanResult
+    articles: Path
+    canary: Path
+    target: Path
+    watched: Path
+    listing_before: list[tuple[str, int, int]]
+    connections: int
+    seconds: float
+    temp_dirs_left: set[str]
+
+    def findings(self, name: str) -> list[Finding]:
+        return [f for f in self.result.findings if Path(f.path).name == name]
+
+    def only(self, name: str) -> Finding:
+        (finding,) = self.findings(name)
+        return finding
+
+
+def _listing(folder: Path) -> list[tuple[str, int, int]]:
+    return sorted(
+        (p.relative_to(folder).as_posix(), p.stat().st_size, p.stat().st_mtime_ns)
+        for p in folder.rglob("*")
+    )
+
+
+def _sandbox_dirs() -> set[str]:
+    return {p.name for p in Path(tempfile.gettempdir()).glob("checker-scan-*")}
+
+
+def _accepted(server: socket.socket) -> int:
+    server.setblocking(False)
+    count = 0
+    while True:
+        try:
+            connection, _ = server.accept()
+        except BlockingIOError:
+            return count
+        connection.close()
+        count += 1
+
+
+@pytest.fixture(scope="module")
+def scanned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scanned]:
+    base = tmp_path_factory.mktemp("hostile")
+    articles, watched = base / "articles", base / "watched"
+    articles.mkdir()
+    watched.mkdir()
+    canary = watched / "canary.txt"
+    canary.write_text("still here\n", encoding="utf-8")
+    (watched / "notes").mkdir()
+    (watched / "notes" / "kept.txt").write_text("kept\n", encoding="utf-8")
+    target = watched / "written.txt"
+    for name in (*COPIED, "invalid-utf8.md", "binary.md"):
+        shutil.copy(HOSTILE / name, articles / name)
+    (articles / "large.md").write_bytes(b"# Large\n\n" + b"word " * (BIG // 5))
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    port = server.getsockname()[1]
+    fills = {"canary": str(canary), "target": str(target), "port": str(port)}
+    for template in HOSTILE.glob("*.md.in"):
+        text = template.read_text(encoding="utf-8")
+        for key, value in fills.items():
+            text = text.replace("{" + key + "}", value)
+        (articles / template.name.removesuffix(".in")).write_text(text, encoding="utf-8")
+    before = _listing(watched)
+    dirs_before = _sandbox_dirs()
+    options = ScanOptions(
+        limits=Limits(timeout_s=TIMEOUT_S, memory_bytes=MEMORY_BYTES),
+        use_cache=False,
+        project_root=ROOT,
+    )
+    started = time.monotonic()
+    try:
+        result = scan([articles], registry_mod.load(), options)
+        seconds = time.monotonic() - started
+        connections = _accepted(server)
+    finally:
+        server.close()
+    yield Scanned(
+        result,
+        articles,
+        canary,
+        target,
+        watched,
+        before,
+        connections,
+        seconds,
+        _sandbox_dirs() - dirs_before,
+    )
+
+
+def test_the_set_finishes_in_bounded_time(scanned: Scanned) -> None:
+    assert scanned.seconds < BOUND_S
+
+
+def test_every_file_is_reported(scanned: Scanned) -> None:
+    snippets = {Path(f.path).name for f in scanned.result.findings if f.kind == "snippet"}
+    assert snippets == {
+        "loop.md",
+        "memory.md",
+        "segfault.md",
+        "fork.md",
+        "print.md",
+        "delete.md",
+        "write.md",
+        "network.md",
+    }
+    assert {Path(e.path).name for e in scanned.result.errors} == {
+        "invalid-utf8.md",
+        "binary.md",
+        "large.md",
+    }
+    assert scanned.result.exit_code == 1
+
+
+def test_infinite_loop(scanned: Scanned) -> None:
+    finding = scanned.only("loop.md")
+    assert (finding.line, finding.verdict) == (4, Verdict.BROKEN)
+    assert finding.evidence == f"stopped by the sandbox: time limit ({TIMEOUT_S:g} s)"
+
+
+def test_memory_bomb(scanned: Scanned) -> None:
+    finding = scanned.only("memory.md")
+    assert (finding.line, finding.verdict) == (6, Verdict.BROKEN)
+    assert finding.evidence == "stopped by the sandbox: memory limit (MemoryError, line 6)"
+
+
+def test_segfault(scanned: Scanned) -> None:
+    finding = scanned.only("segfault.md")
+    assert (finding.line, finding.verdict) == (4, Verdict.BROKEN)
+    assert finding.evidence == "the process crashed with SIGSEGV (Segmentation fault)"
+
+
+def test_fork_bomb(scanned: Scanned) -> None:
+    if not scanned.result.sandbox.get("processes"):
+        pytest.skip("the process limit cannot be enforced here (see the sandbox's measures)")
+    finding = scanned.only("fork.md")
+    assert (finding.line, finding.verdict) == (7, Verdict.BROKEN)
+    assert finding.evidence == (
+        "stopped by the sandbox: process limit "
+        "(BlockingIOError: [Errno 11] Resource temporarily unavailable, line 7)"
+    )
+
+
+def test_a_gigabyte_of_output(scanned: Scanned) -> None:
+    finding = scanned.only("print.md")
+    assert (finding.line, finding.verdict) == (7, Verdict.BROKEN)
+    assert finding.evidence == (
+        "stopped by the sandbox: output limit (OSError: [Errno 27] File too large, line 7)"
+    )
+
+
+def _confined(scanned: Scanned) -> None:
+    if not scanned.result.sandbox.get("landlock-abi"):
+        pytest.skip("Landlock is not available: files outside the temporary folder are exposed")
+
+
+def test_deleting_a_file_outside(scanned: Scanned) -> None:
+    _confined(scanned)
+    finding = scanned.only("delete.md")
+    assert (finding.line, finding.verdict) == (7, Verdict.BROKEN)
+    assert finding.evidence == (
+        "stopped by the sandbox: file access outside its throw-away folder refused "
+        f"(PermissionError: [Errno 13] Permission denied: '{scanned.canary}', line 7)"
+    )
+    assert scanned.canary.read_text(encoding="utf-8") == "still here\n"
+
+
+def test_writing_a_file_outside(scanned: Scanned) -> None:
+    _confined(scanned)
+    finding = scanned.only("write.md")
+    assert (finding.line, finding.verdict) == (4, Verdict.BROKEN)
+    assert finding.evidence == (
+        "stopped by the sandbox: file access outside its throw-away folder refused "
+        f"(PermissionError: [Errno 13] Permission denied: '{scanned.target}', line 4)"
+    )
+    assert not scanned.target.exists()
+
+
+def test_network_access(scanned: Scanned) -> None:
+    measures = scanned.result.sandbox
+    if not measures.get("network-namespace") and int(measures.get("landlock-abi") or 0) < 4:
+        pytest.skip("neither a network namespace nor Landlock 4+: the network is reachable")
+    finding = scanned.only("network.md")
+    assert (finding.line, finding.verdict) == (5, Verdict.BROKEN)
+    assert finding.evidence.startswith("stopped by the sandbox: network access refused (")
+    assert finding.evidence.endswith(", line 5)")
+    assert scanned.connections == 0
+
+
+def test_nothing_outside_changed(scanned: Scanned) -> None:
+    assert _listing(scanned.watched) == scanned.listing_before
+    assert scanned.temp_dirs_left == set()
+    assert not any(p.name.startswith("checker-job-") for p in Path(tempfile.gettempdir()).iterdir())
+
+
+def test_a_50_mb_article(scanned: Scanned) -> None:
+    (error,) = [e for e in scanned.result.errors if Path(e.path).name == "large.md"]
+    size = os.path.getsize(scanned.articles / "large.md")
+    assert (error.line, error.message) == (
+        1,
+        f"file too large to scan ({size} bytes; the limit is {MAX_BYTES})",
+    )
+
+
+def test_invalid_utf8(scanned: Scanned) -> None:
+    (error,) = [e for e in scanned.result.errors if Path(e.path).name == "invalid-utf8.md"]
+    assert (error.line, error.message) == (4, "not UTF-8: byte 0xff (invalid start byte)")
+
+
+def test_a_binary_file_named_md(scanned: Scanned) -> None:
+    (error,) = [e for e in scanned.result.errors if Path(e.path).name == "binary.md"]
+    assert (error.line, error.message) == (3, "binary file (NUL byte), not an article")
