@@ -29,6 +29,8 @@ class Job:
     timeout_s: float
     #: Extra address space (bytes) the child may map; ``None`` for no limit.
     address_space: int | None = None
+    #: Extra private writable memory (``RLIMIT_DATA``), for code that may use CUDA.
+    data_limit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,13 @@ class Pool:
         zygote.job, zygote.index, zygote.pid, zygote.killed = job, index, None, False
         zygote.started = time.monotonic()
         _write(
-            zygote, {"handler": job.handler, "args": job.args, "address_space": job.address_space}
+            zygote,
+            {
+                "handler": job.handler,
+                "args": job.args,
+                "address_space": job.address_space,
+                "data_limit": job.data_limit,
+            },
         )
 
     def _wait(self) -> list[tuple[_Zygote, JobResult]]:

@@ -120,6 +120,9 @@ def _child(job_fd: int, result_fd: int, stderr_fd: int) -> None:
     limit = job.get("address_space")
     if limit:
         _limit_address_space(int(limit))
+    data = job.get("data_limit")
+    if data:
+        _limit_data(int(data))
     try:
         message = {"result": _handler(job["handler"])(job["args"])}
     except BaseException as exc:  # report everything, even SystemExit from a probe
@@ -230,6 +233,16 @@ def _limit_address_space(extra_bytes: int) -> None:
         pages = int(statm.read().split()[0])
     limit = pages * resource.getpagesize() + extra_bytes
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _limit_data(extra_bytes: int) -> None:
+    """Allow ``extra_bytes`` of private writable memory (``RLIMIT_DATA``) beyond what the
+    process holds now. Unlike ``RLIMIT_AS`` it leaves address space that is only reserved
+    alone, which the CUDA driver needs in large amounts."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        data_kib = next(int(line.split()[1]) for line in status if line.startswith("VmData:"))
+    limit = data_kib * 1024 + extra_bytes
+    resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
 
 
 def describe(exc: BaseException) -> str:

@@ -149,7 +149,7 @@ def _snippet_findings(
     cuda = devices_mod.presence("cuda").present and "cuda" in options.devices
 
     def run(source: str, mode: str, prelude: tuple[str, ...]) -> Outcome:
-        outcome = sandbox.run(source, mode, prelude)
+        outcome = sandbox.run(source, mode, prelude, gpu=cuda and "cuda" in source)
         if "landlock-abi" in outcome.measures or not measures:
             measures.clear()
             measures.update(outcome.measures)

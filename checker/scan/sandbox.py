@@ -70,7 +70,10 @@ class Sandbox:
     limits: Limits = field(default_factory=Limits)
     _pool: Pool | None = field(default=None, init=False, repr=False)
 
-    def run(self, source: str, mode: str = "exec", prelude: tuple[str, ...] = ()) -> Outcome:
+    def run(
+        self, source: str, mode: str = "exec", prelude: tuple[str, ...] = (), gpu: bool = False
+    ) -> Outcome:
+        """Run ``source`` confined. ``gpu``: it may use CUDA (see ``run_snippet``)."""
         root = Path(tempfile.mkdtemp(prefix="checker-scan-"))
         (root / "work").mkdir()
         started = time.monotonic()
@@ -87,9 +90,12 @@ class Sandbox:
                     "file_bytes": self.limits.file_bytes,
                     "processes": self.limits.processes,
                     "open_files": self.limits.open_files,
+                    "gpu": gpu,
                 },
                 timeout_s=self.limits.timeout_s + 15.0,
-                address_space=self.limits.memory_bytes,
+                # RLIMIT_DATA, not RLIMIT_AS: the CUDA driver reserves far more address
+                # space than it uses, and a snippet may use the GPU.
+                data_limit=self.limits.memory_bytes,
             )
             result = self._worker_pool().run([job])[0]
         finally:

@@ -20,6 +20,7 @@ import ast
 import builtins
 import contextlib
 import errno
+import glob
 import io
 import json
 import linecache
@@ -49,9 +50,12 @@ def run_snippet(args: dict[str, Any]) -> dict[str, Any]:
     """``args``: ``source``, ``mode`` (exec; single: echo every expression; last: echo the
     last statement's value, as a notebook does), ``prelude`` (import lines), ``root``
     (throw-away folder holding ``work/``), ``timeout_s``, ``output_bytes``, ``file_bytes``,
-    ``processes``, ``open_files``."""
+    ``processes``, ``open_files``, ``gpu`` (the snippet may use CUDA)."""
     measures: dict[str, Any] = {}
-    measures["pid-namespace"] = confine.unshare(confine.CLONE_NEWPID)
+    # The CUDA driver fails to start in a new PID namespace; a GPU snippet relies on the
+    # process limit instead (enforced: the snippet runs as nobody, or without capabilities).
+    gpu = bool(args.get("gpu"))
+    measures["pid-namespace"] = not gpu and confine.unshare(confine.CLONE_NEWPID)
     measures["network-namespace"] = confine.unshare(confine.CLONE_NEWNET)
     work = os.path.join(args["root"], "work")
     out_path = os.path.join(args["root"], "stdout")
@@ -175,7 +179,13 @@ def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
             if p and os.path.isdir(p)
         }
     )
-    measures["landlock-abi"] = confine.landlock(readable, [work], [os.devnull])
+    # A snippet may use the GPU: CUDA opens its device nodes read-write and drives them with
+    # ioctls. They give access to the GPU only, nothing on disk.
+    writable, files = [work], [os.devnull]
+    if args.get("gpu"):  # the driver also writes to its own process's /proc entries
+        writable.append(os.path.realpath("/proc/self"))
+        files += [p for p in sorted(glob.glob("/dev/nvidia*")) if not os.path.isdir(p)]
+    measures["landlock-abi"] = confine.landlock(readable, writable, files)
     measures["privileges"] = confine.drop_privileges(readable) or "unchanged"
     processes = int(args["processes"])
     total = processes + confine.processes_of_user()
