@@ -14,6 +14,7 @@ from typing import Any
 
 from checker.i18n.findings import Finding
 from checker.i18n.run import I18nResult
+from checker.report.github import annotation
 
 SCHEMA = "checker.i18n/1"
 _WIDTH = 160
@@ -114,14 +115,6 @@ def _finding(finding: Finding) -> dict[str, Any]:
     }
 
 
-def _escape(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def render_github(result: I18nResult) -> str:
     lines = []
     for f in result.findings:
@@ -129,8 +122,13 @@ def render_github(result: I18nResult) -> str:
         if f.msgid:
             message += f"\nEnglish: {_one_line(f.msgid, 300)}"
         lines.append(
-            f"::{f.severity.value} file={_escape_property(f.path)},line={f.line},"
-            f"title={_escape_property(f'translation {f.check.value}')}::{_escape(message)}"
+            annotation(
+                f.severity.value,
+                message,
+                path=f.path,
+                line=f.line,
+                title=f"translation {f.check.value}",
+            )
         )
     coverage = ", ".join(f"{lang} {result.language(lang).percent:.0f}%" for lang in result.langs)
     lines.append(

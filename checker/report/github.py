@@ -14,6 +14,26 @@ def _escape_property(text: str) -> str:
     return _escape(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def annotation(
+    level: str,
+    message: str,
+    *,
+    path: str | None = None,
+    line: int | None = None,
+    title: str | None = None,
+) -> str:
+    """One workflow command, ``::LEVEL file=…,line=…,title=…::MESSAGE``, escaped as GitHub
+    requires. Shared by ``verify``, ``i18n`` and ``scan``."""
+    properties = []
+    if path is not None:
+        properties.append(f"file={_escape_property(path)}")
+    if line is not None:
+        properties.append(f"line={line}")
+    if title is not None:
+        properties.append(f"title={_escape_property(title)}")
+    return f"::{level} {','.join(properties)}::{_escape(message)}"
+
+
 def render(report: Report) -> str:
     lines = []
     for v in report.verdicts:
@@ -32,8 +52,15 @@ def render(report: Report) -> str:
         else:
             continue
         site = report.site(v.claim.id)
-        where = f"file={_escape_property(str(site.path))},line={site.line}," if site else ""
-        lines.append(f"::{level} {where}title={_escape_property(title)}::{_escape(message)}")
+        lines.append(
+            annotation(
+                level,
+                message,
+                path=str(site.path) if site else None,
+                line=site.line if site else None,
+                title=title,
+            )
+        )
     counts = report.summary()
     lines.append(
         f"checker verify: {counts['confirmed']} confirmed, "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from checker.report.github import annotation
 from checker.scan.findings import FAILING, ScanResult, Verdict
 
 _MARK = {
@@ -79,14 +80,6 @@ def render_json(result: ScanResult) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def _escape(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def render_github(result: ScanResult) -> str:
     lines = []
     for f in result.findings:
@@ -98,12 +91,9 @@ def render_github(result: ScanResult) -> str:
             continue
         title = f"{f.kind} {f.verdict.value}" + (f" ({f.claim})" if f.claim else "")
         message = f"{f.quote[:200]}\n{f.evidence}" + (f"\nsee {f.link}" if f.link else "")
-        lines.append(
-            f"::{level} file={_escape_property(f.path)},line={f.line},"
-            f"title={_escape_property(title)}::{_escape(message)}"
-        )
+        lines.append(annotation(level, message, path=f.path, line=f.line, title=title))
     for e in result.errors:
-        lines.append(f"::error file={_escape_property(e.path)},line={e.line}::{_escape(e.message)}")
+        lines.append(annotation("error", e.message, path=e.path, line=e.line))
     counts = result.summary()
     lines.append("checker scan: " + ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict))
     return "\n".join(lines) + "\n"

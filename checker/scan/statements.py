@@ -105,55 +105,41 @@ def judge(
             "names a PyTorch API but states none of the known claims",
         )
     claim = mention.mention.claim
-    asserts = mention.mention.asserts
-    lang: Lang = mention.lang  # type: ignore[assignment]
-    stems = claim.vocabulary.predicates.get(lang, ()) if claim.vocabulary else ()
-    doubt = indirect(mention.sentence, lang, claim)
-    if doubt:
+
+    def finding(verdict: Verdict, evidence: str) -> Finding:
         return Finding(
             path,
             mention.line,
             mention.lang,
             "claim",
-            Verdict.UNVERIFIED,
+            verdict,
             quote,
-            f"mentions '{claim.statement}', but {doubt}: not judged",
+            evidence,
             claim.id,
             link(claim.id, mention.lang),
         )
+
+    lang: Lang = mention.lang  # type: ignore[assignment]
+    stems = claim.vocabulary.predicates.get(lang, ()) if claim.vocabulary else ()
+    doubt = indirect(mention.sentence, lang, claim)
+    if doubt:
+        return finding(Verdict.UNVERIFIED, f"mentions '{claim.statement}', but {doubt}: not judged")
     near = language.normalise(mention.sentence).find(mention.mention.subject)
     inside, outside = language.negation_scope(
         mention.sentence, lang, stems, near if near >= 0 else None
     )
     if (outside and lang != "en") or inside > 1:
-        return Finding(
-            path,
-            mention.line,
-            mention.lang,
-            "claim",
+        return finding(
             Verdict.UNVERIFIED,
-            quote,
             f"mentions '{claim.statement}', but with {inside + outside} negations its polarity "
             "is unclear",
-            claim.id,
-            link(claim.id, mention.lang),
         )
     asserts = inside % 2 == 0  # the predicate nearest the subject, in its own clause
     agrees = asserts != statement_denies(claim)
     verdict, evidence = _decide(claim, agrees, verdicts.get(claim.id, ()))
     stance = "agrees with" if agrees else "denies"
     evidence = f"{stance} '{claim.statement}' — {evidence}"
-    return Finding(
-        path,
-        mention.line,
-        mention.lang,
-        "claim",
-        verdict,
-        quote,
-        evidence,
-        claim.id,
-        link(claim.id, mention.lang),
-    )
+    return finding(verdict, evidence)
 
 
 #: Words that make a sentence speak *about* a statement rather than make it: reported speech
