@@ -26,17 +26,16 @@ B, C, S, N, U = (
     Verdict.UNVERIFIED,
 )
 SHOWN = "prints what the article shows (1 output(s) compared)"
+SHOWN_2 = "prints what the article shows (2 output(s) compared)"
 CUDA = "AssertionError: Torch not compiled with CUDA enabled (line {}): it needs a CUDA device"
 NOTHING = "runs; the article shows no output to compare"
 
 #: (path, line, lang, verdict, repaired, evidence) of every snippet finding.
 SNIPPETS = [
-    ("en/flat.txt", 4, "en", B, False,
-     "as published: IndentationError: expected an indented block after function definition "
-     "on line 1"),
     ("en/flat.txt", 6, "en", B, True,
-     "with its indentation repaired: raises TypeError: add() missing 1 required positional "
-     "argument: 'b' (line 6)"),
+     "as published: IndentationError: expected an indented block after function definition "
+     "on line 1 (indentation lost in copying); with its indentation repaired: raises "
+     "TypeError: add() missing 1 required positional argument: 'b' (line 6)"),
     ("en/flat.txt", 9, "en", S, False, SHOWN),
     ("en/guide.rst", 8, "en", S, False, SHOWN),
     ("en/guide.rst", 17, "en", B, False,
@@ -53,7 +52,8 @@ SNIPPETS = [
     ("en/snippets.md", 56, "en", N, False, CUDA.format(56)),
     ("en/snippets.md", 67, "en", U, False, NOTHING),
     ("ja/memory.md", 10, "ja", S, False, SHOWN),
-    ("ja/memory.md", 19, "ja", C, False, "line 19: the article shows '2.5', the run printed '2.0'"),
+    ("ja/memory.md", 19, "ja", C, False,
+     "line 19: the article states '2.5', the run printed '2.0'"),
     ("ja/memory.md", 26, "ja", B, False,
      "raises RuntimeError: shape '[3]' is invalid for input of size 2 (line 26)"),
     ("ja/memory.md", 33, "ja", N, False, CUDA.format(33)),
@@ -63,22 +63,18 @@ SNIPPETS = [
     ("ja/notebook.ipynb", 45, "ja", C, False,
      "line 45: the article shows '3.0', the run printed '2.0'"),
     ("ja/notebook.ipynb", 55, "ja", N, False, CUDA.format(55)),
-    ("ja/notes.txt", 4, "ja", B, False,
-     "as published: IndentationError: expected an indented block after class definition on "
-     "line 1"),
     ("ja/notes.txt", 8, "ja", B, True,
-     "with its indentation repaired: raises TypeError: Scale.__init__() missing 1 required "
-     "positional argument: 'factor' (line 8)"),
-    ("ja/notes.txt", 11, "ja", S, False, SHOWN),
+     "as published: IndentationError: expected an indented block after class definition on "
+     "line 1 (indentation lost in copying); with its indentation repaired: raises TypeError: "
+     "Scale.__init__() missing 1 required positional argument: 'factor' (line 8)"),
+    ("ja/notes.txt", 11, "ja", S, False, SHOWN_2),
     ("ko/guide.rst", 8, "ko", S, False, SHOWN),
     ("ko/guide.rst", 17, "ko", B, False,
      "raises RuntimeError: Tensors must have same number of dimensions: got 1 and 2 (line 17)"),
-    ("ko/notes.txt", 4, "ko", B, False,
-     "as published: IndentationError: expected an indented block after function definition "
-     "on line 1"),
     ("ko/notes.txt", 5, "ko", B, True,
-     "with its indentation repaired: raises TypeError: scale() missing 1 required positional "
-     "argument: 'factor' (line 5)"),
+     "as published: IndentationError: expected an indented block after function definition "
+     "on line 1 (indentation lost in copying); with its indentation repaired: raises "
+     "TypeError: scale() missing 1 required positional argument: 'factor' (line 5)"),
     ("ko/views.md", 10, "ko", S, False, SHOWN),
     ("ko/views.md", 24, "ko", C, False,
      "line 24: the article shows 'torch.Size([3, 2])', the run printed 'torch.Size([2, 3])'"),

@@ -9,6 +9,7 @@ without digits after the last printed line) and ``# comments`` after a value are
 
 from __future__ import annotations
 
+import math
 import re
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
@@ -49,11 +50,14 @@ def _same(want: str, got: str) -> bool:
         return False
     if len(want_numbers) != len(got_numbers):
         return False
-    return all(_close(w, g) for w, g in zip(want_numbers, got_numbers, strict=True))
+    return all(close(w, g) for w, g in zip(want_numbers, got_numbers, strict=True))
 
 
-def _close(want: str, got: str) -> bool:
+def close(want: str, got: str) -> bool:
+    """Whether the number ``got`` is the number ``want`` as the article prints it."""
     a, b = float(want), float(got)
+    if a == b or (math.isnan(a) and math.isnan(b)):  # infinities included
+        return True
     if "." not in want and "e" not in want.lower():
         return a == b
     decimals = (

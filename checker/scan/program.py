@@ -6,9 +6,12 @@ Expected output comes from, in order of precedence:
 2. output blocks: a bare string literal after code that prints (``'''\\nFalse\\n'''``), or the
    output the article shows after the code (a ``text`` fence, a notebook output). Such a block
    covers everything printed since the previous one;
-3. when there is no output block: value comments, ``print(x)  # True`` or a ``# True`` line
-   right after the statement, whose text is a value (``True``, ``None``, a number, a
-   ``tensor(...)`` or a list). A comment covers the one statement it annotates.
+3. when there is no output block: value comments, ``print(x)  # True``, ``x.is_leaf  # True``,
+   ``y = x * 2  # tensor([2., 4.])``, or comment lines right after the statement
+   (``# tensor([5., 5.])``, ``# 出力: True``), whose text states a value
+   (:func:`checker.scan.values.stated_value`). A comment covers the one top-level statement it
+   annotates: what a ``print`` printed, the value of an expression, or the value an assignment
+   gave its name (the sandbox reports those values, see :attr:`Expectation.value`).
 
 Statements whose output varies from run to run (they print an ``id()`` or an address) are
 never compared.
@@ -19,13 +22,13 @@ from __future__ import annotations
 import ast
 import io
 import re
+import textwrap
 import tokenize
 from dataclasses import dataclass
 
+from checker.scan.values import stated_value
+
 _PROMPT = re.compile(r"^(\s*)(>>>|\.\.\.)( |$)")
-_VALUE = re.compile(
-    r"^(?:True|False|None|[-+]?\d[\d_]*(?:\.\d*)?(?:e[-+]?\d+)?|tensor\(.*\)?|\[.*\]?|\(.*\))$"
-)
 _VARYING = re.compile(r"\bid\(|0x[0-9a-f]{6,}")
 _COMPARED = re.compile(r"==|!=|\bis\b")
 
@@ -39,6 +42,9 @@ class Expectation:
     #: Article line where the expected output is shown.
     line: int
     source: str  # "doctest" | "block" | "comment"
+    #: What a comment is compared with: ``""`` what the statement printed; ``"expr"`` the
+    #: value of the expression statement; else the name whose value the statement set.
+    value: str = ""
 
 
 @dataclass(frozen=True)
@@ -67,7 +73,9 @@ class Program:
 
 def from_block(text: str, lines: tuple[int, ...]) -> tuple[Program, list[tuple[int, str]]]:
     """The program of a code block, and for doctest sessions the examples' outputs as
-    ``(source line after which it is shown, text)``."""
+    ``(source line after which it is shown, text)``. A block indented as a whole (indented
+    Markdown code, code under a list item) is dedented first."""
+    text = textwrap.dedent(text)
     raw = text.split("\n")
     if not any(_PROMPT.match(line) and line.lstrip().startswith(">>>") for line in raw):
         return Program(text, lines, "exec", False), []
@@ -147,18 +155,66 @@ def _ranged(
 
 def _comments(program: Program, stmts: list[Statement], source: list[str]) -> list[Expectation]:
     comments = _comment_tokens(program.source)
+    try:
+        body = ast.parse(program.source).body
+    except SyntaxError:
+        return []
     found = []
-    for index, stmt in enumerate(stmts):
-        for line in (stmt.end, stmt.end + 1):
-            text = comments.get(line)
-            if text is None or (line == stmt.end + 1 and source[line - 1].strip()[:1] != "#"):
-                continue
-            if line == stmt.end + 1 and index + 1 < len(stmts) and stmts[index + 1].start <= line:
-                continue
-            if _VALUE.match(text) and not _varies(program, stmts, index, index):
-                found.append(Expectation(index, index, text, program.article_line(line), "comment"))
-            break
+    for index, (stmt, node) in enumerate(zip(stmts, body, strict=True)):
+        what, names = _compared(node)
+        if what is None:
+            continue
+        following = stmts[index + 1].start if index + 1 < len(stmts) else len(source) + 1
+        text, line = comments.get(stmt.end), stmt.end
+        if text is None:  # comment lines right after the statement, before the next one
+            row = stmt.end + 1
+            lines = []
+            while row < following and source[row - 1].strip().startswith("#"):
+                lines.append(comments.get(row, ""))
+                row += 1
+            if lines and re.fullmatch(r"[^:：]{0,20}[:：]", lines[0].strip()):
+                lines[0] = ""  # "# Output:" with the value on the lines below
+            text, line = " ".join(x for x in lines if x) or None, stmt.end + 1
+        if text is None:
+            continue
+        value = stated_value(text, names)
+        if value is not None and not _varies(program, stmts, index, index):
+            line = _first_comment_line(source, line, following)
+            found.append(
+                Expectation(index, index, value, program.article_line(line), "comment", what)
+            )
     return found
+
+
+def _first_comment_line(source: list[str], line: int, following: int) -> int:
+    """The line of the first non-empty comment at or after ``line``."""
+    for row in range(line, min(following, len(source) + 1)):
+        text = source[row - 1].split("#", 1)[1] if "#" in source[row - 1] else ""
+        if text.strip() and not re.fullmatch(r"[^:：]{0,20}[:：]", text.strip()):
+            return row
+    return line
+
+
+def _compared(node: ast.stmt) -> tuple[str | None, tuple[str, ...]]:
+    """What a value comment on ``node`` is compared with (see :attr:`Expectation.value`), and
+    the names a comment may repeat before the value."""
+    if isinstance(node, ast.Expr):
+        call = node.value
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "print"
+        ):
+            return "", tuple(ast.unparse(a) for a in call.args)
+        return "expr", (ast.unparse(node.value),)
+    if (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+    ):
+        name = node.targets[0].id
+        return name, (name,)
+    return None, ()
 
 
 def _comment_tokens(source: str) -> dict[int, str]:

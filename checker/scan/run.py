@@ -19,7 +19,7 @@ from checker.scan import snippets, statements
 from checker.scan.document import BlockKind, Document, ReadError
 from checker.scan.findings import FileError, Finding, ScanResult
 from checker.scan.readers import FORMATS, read
-from checker.scan.sandbox import Limits, Outcome, Sandbox
+from checker.scan.sandbox import Limits, Sandbox
 from checker.sites import claim_sites
 from checker.typing import DEVICES, Device
 from checker.verdict import Verdict as ClaimVerdict
@@ -147,29 +147,58 @@ def _snippet_findings(
         return []
     sandbox = Sandbox(options.limits)
     cuda = devices_mod.presence("cuda").present and "cuda" in options.devices
-
-    def run(source: str, mode: str, prelude: tuple[str, ...]) -> Outcome:
-        outcome = sandbox.run(source, mode, prelude, gpu=cuda and "cuda" in source)
-        if "landlock-abi" in outcome.measures or not measures:
-            measures.clear()
-            measures.update(outcome.measures)
-        return outcome
-
     found: list[Finding] = []
     try:
         for document, lang in documents:
-            prelude: tuple[str, ...] = ()
-            blocks = document.blocks
-            for index, block in enumerate(blocks):
-                if block.kind is not BlockKind.CODE:
-                    continue
-                following = blocks[index + 1] if index + 1 < len(blocks) else None
-                shown = following if following and following.kind is BlockKind.OUTPUT else None
-                context = snippets.Context(
-                    str(document.path), lang, run, cuda, options.limits.timeout_s, prelude
-                )
-                found += snippets.judge(block, shown, context)
-                prelude = tuple(dict.fromkeys(prelude + snippets.imports_of(block)))
+            found += _article_snippets(document, lang, options, sandbox, cuda, measures)
     finally:
         sandbox.close()
+    return found
+
+
+def _article_snippets(  # noqa: PLR0917
+    document: Document,
+    lang: str,
+    options: ScanOptions,
+    sandbox: Sandbox,
+    cuda: bool,
+    measures: dict[str, Any],
+) -> list[Finding]:
+    """Run one article's snippets in order in one session and judge each."""
+    blocks = document.blocks
+    prepared: list[snippets.Prepared] = []
+    for index, block in enumerate(blocks):
+        if block.kind is not BlockKind.CODE:
+            continue
+        following = blocks[index + 1] if index + 1 < len(blocks) else None
+        shown = following if following and following.kind is BlockKind.OUTPUT else None
+        prepared.append(snippets.prepare(block, shown))
+    runnable = [p for p in prepared if p.program is not None]
+    outcomes = dict(
+        zip(
+            (id(p) for p in runnable),
+            sandbox.run_session([p.to_run(cuda) for p in runnable]),
+            strict=True,
+        )
+    )
+    for outcome in outcomes.values():
+        if "landlock-abi" in outcome.measures or not measures:
+            measures.clear()
+            measures.update(outcome.measures)
+    context = snippets.Context(
+        str(document.path),
+        lang,
+        cuda,
+        options.limits.timeout_s,
+        options.limits.memory_bytes,
+        plain_text=document.format == "txt",
+    )
+    anywhere = frozenset(name for p in prepared for name in p.binds)
+    earlier: dict[str, int] = {}
+    found = []
+    for item in prepared:
+        session = snippets.Session(dict(earlier), anywhere)
+        found.append(snippets.judge(item, outcomes.get(id(item)), context, session))
+        for name in item.binds:
+            earlier.setdefault(name, item.block.line)
     return found

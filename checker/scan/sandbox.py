@@ -1,24 +1,27 @@
 """The parent side of the sandbox: one fork server for every snippet of a scan.
 
 :class:`Sandbox` starts a :class:`checker.pool.Pool` whose zygote preloads
-:mod:`checker.scan.sandbox_child` (and with it torch), and runs each snippet as a job with an
-address-space limit and a deadline. Each job gets a throw-away folder, removed afterwards
-whatever the snippet did.
+:mod:`checker.scan.sandbox_child` (and with it torch), and runs an article's snippets as one
+job (one namespace, in order, as a notebook runs) with a memory limit and a deadline per
+snippet. Each job gets a throw-away folder, removed afterwards whatever the snippets did. When
+a snippet is stopped (a deadline, a crash), the namespace is lost: the snippets after it run
+in a new job, and their outcomes say so (:attr:`Outcome.fresh`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from checker.pool import Job, Pool
 
-HANDLER = "checker.scan.sandbox_child:run_snippet"
+HANDLER = "checker.scan.sandbox_child:run_session"
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,23 @@ class Error:
 
 
 @dataclass(frozen=True)
+class Program:
+    """One snippet as the sandbox runs it."""
+
+    source: str
+    #: ``exec``, ``single`` (echo every expression) or ``last`` (echo the last value).
+    mode: str = "exec"
+    #: Statement index -> ``"expr"`` (report the expression's value) or a name (report the
+    #: value the statement gave it), for the values the article states in comments.
+    watch: Mapping[int, str] = field(default_factory=dict)
+    #: ``(name, import line)``: imported first when the snippet uses ``name`` and nothing in
+    #: the session defined it (``np`` -> ``import numpy as np``).
+    customary: tuple[tuple[str, str], ...] = ()
+    #: It may use CUDA.
+    gpu: bool = False
+
+
+@dataclass(frozen=True)
 class Outcome:
     """How a snippet ran."""
 
@@ -61,6 +81,15 @@ class Outcome:
     duration_s: float = 0.0
     #: The sandbox itself failed (the worker died before reporting).
     failure: str | None = None
+    #: Reported values of watched statements, by statement index.
+    values: Mapping[int, str] = field(default_factory=dict)
+    #: The customary imports supplied before it ran.
+    supplied: tuple[str, ...] = ()
+    #: It ran in a new namespace: an earlier snippet was stopped and its session lost.
+    fresh: bool = False
+    #: It never ran: an earlier snippet of the same job was stopped first and the rerun
+    #: failed too (the sandbox failed).
+    skipped: bool = False
 
 
 @dataclass
@@ -70,10 +99,29 @@ class Sandbox:
     limits: Limits = field(default_factory=Limits)
     _pool: Pool | None = field(default=None, init=False, repr=False)
 
-    def run(
-        self, source: str, mode: str = "exec", prelude: tuple[str, ...] = (), gpu: bool = False
-    ) -> Outcome:
-        """Run ``source`` confined. ``gpu``: it may use CUDA (see ``run_snippet``)."""
+    def run(self, source: str, mode: str = "exec", gpu: bool = False) -> Outcome:
+        """Run one snippet on its own, confined."""
+        return self.run_session([Program(source, mode, gpu=gpu)])[0]
+
+    def run_session(self, programs: Sequence[Program]) -> list[Outcome]:
+        """Run ``programs`` in order in one namespace; one outcome per program. A program
+        that is stopped ends the session; the rest run in a new one, marked ``fresh``."""
+        outcomes: list[Outcome] = []
+        fresh = False
+        while len(outcomes) < len(programs):
+            rest = programs[len(outcomes) :]
+            ran = self._run_job(rest)
+            if not ran:  # the sandbox failed before the first program reported
+                outcomes.append(Outcome(failure="the sandbox failed", fresh=fresh))
+                fresh = True
+                continue
+            outcomes.extend(
+                dataclasses.replace(o, fresh=fresh) if i == 0 else o for i, o in enumerate(ran)
+            )
+            fresh = True
+        return outcomes
+
+    def _run_job(self, programs: Sequence[Program]) -> list[Outcome]:
         root = Path(tempfile.mkdtemp(prefix="checker-scan-"))
         (root / "work").mkdir()
         started = time.monotonic()
@@ -81,18 +129,24 @@ class Sandbox:
             job = Job(
                 handler=HANDLER,
                 args={
-                    "source": source,
-                    "mode": mode,
-                    "prelude": list(prelude),
+                    "programs": [
+                        {
+                            "source": p.source,
+                            "mode": p.mode,
+                            "watch": {str(k): v for k, v in p.watch.items()},
+                            "customary": [list(pair) for pair in p.customary],
+                        }
+                        for p in programs
+                    ],
                     "root": str(root),
                     "timeout_s": self.limits.timeout_s,
                     "output_bytes": self.limits.output_bytes,
                     "file_bytes": self.limits.file_bytes,
                     "processes": self.limits.processes,
                     "open_files": self.limits.open_files,
-                    "gpu": gpu,
+                    "gpu": any(p.gpu for p in programs),
                 },
-                timeout_s=self.limits.timeout_s + 15.0,
+                timeout_s=self.limits.timeout_s * len(programs) + 15.0,
                 # RLIMIT_DATA, not RLIMIT_AS: the CUDA driver reserves far more address
                 # space than it uses, and a snippet may use the GPU.
                 data_limit=self.limits.memory_bytes,
@@ -102,8 +156,11 @@ class Sandbox:
             shutil.rmtree(root, ignore_errors=True)
         duration = time.monotonic() - started
         if result.failure is not None:
-            return Outcome(failure=result.failure, timed_out=result.timed_out, duration_s=duration)
-        return _outcome(result.result, duration)
+            failed = Outcome(
+                failure=result.failure, timed_out=result.timed_out, duration_s=duration
+            )
+            return [failed]
+        return _outcomes(result.result, duration)[: len(programs)]
 
     def _worker_pool(self) -> Pool:
         if self._pool is None:
@@ -116,15 +173,33 @@ class Sandbox:
             self._pool = None
 
 
-def _outcome(report: dict[str, Any], duration: float) -> Outcome:
-    error = report.get("error")
-    return Outcome(
-        outputs=tuple(report.get("outputs", [])),
-        error=Error(error["type"], error["message"], int(error["line"]), error.get("cause", ""))
-        if error
-        else None,
-        signal=report.get("signal"),
-        timed_out=bool(report.get("timed_out")),
-        measures=dict(report.get("measures", {})),
-        duration_s=duration,
-    )
+def _outcomes(report: dict[str, Any], duration: float) -> list[Outcome]:
+    measures = dict(report.get("measures", {}))
+    found = []
+    for program in report.get("programs", []):
+        error = program.get("error")
+        found.append(
+            Outcome(
+                outputs=tuple(program.get("outputs", [])),
+                error=Error(
+                    error["type"], error["message"], int(error["line"]), error.get("cause", "")
+                )
+                if error
+                else None,
+                measures=measures,
+                duration_s=duration,
+                values={int(k): v for k, v in program.get("values", {}).items()},
+                supplied=tuple(program.get("supplied", [])),
+            )
+        )
+    stopped = report.get("stopped")
+    if stopped is not None:
+        found.append(
+            Outcome(
+                signal=stopped.get("signal"),
+                timed_out=bool(stopped.get("timed_out")),
+                measures=measures,
+                duration_s=duration,
+            )
+        )
+    return found

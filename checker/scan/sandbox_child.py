@@ -1,17 +1,18 @@
 """The sandbox's job handler: runs one snippet, confined, in a process forked from the zygote.
 
 The zygote (:mod:`checker.zygote`) preloads this module, so ``import torch`` is paid once per
-zygote. For each snippet the zygote forks a child that calls :func:`run_snippet`, which
+zygote. For each article the zygote forks a child that calls :func:`run_session`, which
 
 1. enters new PID and network namespaces where it may (the snippet then has no network, and
    every process it starts dies with it);
 2. forks the process that runs the snippet, which: moves into the throw-away directory,
    scrubs its environment, sets resource limits (CPU time, file size, open files, processes),
    applies Landlock (read only the Python installation and system folders, write only the
-   throw-away directory), drops root to ``nobody``, and runs the statements one by one with
-   its output going to a file of capped size;
-3. waits for it with a wall-clock deadline, kills it on expiry, and returns what it printed
-   (per statement), how it ended and which measures were active.
+   throw-away directory), drops root to ``nobody``, and runs the article's snippets in order
+   in one namespace, statement by statement, its output going to a file of capped size, and
+   reports after each snippet;
+3. waits for it with a wall-clock deadline per snippet, kills it on expiry, and returns what
+   each snippet printed (per statement), how it ended and which measures were active.
 """
 
 from __future__ import annotations
@@ -46,11 +47,19 @@ _DENIED = {errno.EACCES, errno.EPERM, errno.EROFS}
 _NETWORK = {errno.ENETUNREACH, errno.EAFNOSUPPORT, errno.ENETDOWN, errno.EHOSTUNREACH}
 
 
-def run_snippet(args: dict[str, Any]) -> dict[str, Any]:
-    """``args``: ``source``, ``mode`` (exec; single: echo every expression; last: echo the
-    last statement's value, as a notebook does), ``prelude`` (import lines), ``root``
-    (throw-away folder holding ``work/``), ``timeout_s``, ``output_bytes``, ``file_bytes``,
-    ``processes``, ``open_files``, ``gpu`` (the snippet may use CUDA)."""
+def run_session(args: dict[str, Any]) -> dict[str, Any]:
+    """Run an article's snippets in order, in one namespace, as a notebook does.
+
+    ``args``: ``programs`` (each ``source``, ``mode``: exec; single: echo every expression;
+    last: echo the last statement's value, as a notebook does; ``watch``: statement index ->
+    ``"expr"`` or a name whose value to report; ``customary``: ``[name, import line]`` pairs
+    imported when the snippet uses the name and nothing defined it), ``root`` (throw-away
+    folder holding ``work/``), ``timeout_s`` (per program), ``output_bytes``, ``file_bytes``,
+    ``processes``, ``open_files``, ``gpu`` (the snippets may use CUDA).
+
+    Returns ``programs`` (one report per program that ran: ``outputs`` per top-level
+    statement, ``error``, ``values``, ``supplied``), ``stopped`` (the program that the deadline
+    or a signal ended, if any: ``index``, ``timed_out``, ``signal``) and ``measures``."""
     measures: dict[str, Any] = {}
     # The CUDA driver fails to start in a new PID namespace; a GPU snippet relies on the
     # process limit instead (enforced: the snippet runs as nobody, or without capabilities).
@@ -74,44 +83,58 @@ def run_snippet(args: dict[str, Any]) -> dict[str, Any]:
         finally:
             os._exit(code)
     os.close(write_fd)
-    message, status, timed_out = _wait(pid, read_fd, float(args["timeout_s"]))
-    report: dict[str, Any] = {"measures": measures, "timed_out": timed_out}
-    if message is not None:
-        report.update(message)
-        report["measures"] = measures | message.get("measures", {})
-    elif status is not None and os.WIFSIGNALED(status):
-        report["signal"] = signal.Signals(os.WTERMSIG(status)).name
+    frames, stopped = _wait(pid, read_fd, float(args["timeout_s"]))
     data = _read_capped(out_path, int(args["output_bytes"]))
-    report["outputs"] = [_text(data[a:b]) for a, b in report.pop("offsets", [])]
-    report["stdout"] = _text(data)
-    return report
+    programs = []
+    for frame in frames:
+        if "measures" in frame:
+            measures |= frame["measures"]
+        elif "index" in frame:
+            offsets = frame.pop("offsets", [])
+            frame["outputs"] = [_text(data[a:b]) for a, b in offsets]
+            programs.append(frame)
+    return {"measures": measures, "programs": programs, "stopped": stopped}
 
 
-def _wait(pid: int, fd: int, timeout: float) -> tuple[dict[str, Any] | None, int | None, bool]:
+def _wait(pid: int, fd: int, timeout: float) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The frames the child sent, and how it was stopped (``None`` if it finished). Each
+    program has ``timeout`` seconds from the previous frame."""
+    frames: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
     buffer = b""
+
+    def current() -> int:
+        return sum("index" in f for f in frames)
+
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            _, status = os.waitpid(pid, 0)
-            return None, status, True
+            os.waitpid(pid, 0)
+            return frames, {"index": current(), "timed_out": True, "signal": None}
         ready, _, _ = select.select([fd], [], [], min(remaining, 0.5))
-        if ready:
-            chunk = os.read(fd, 1 << 16)
-            buffer += chunk
-            if len(buffer) >= _LENGTH.size:
-                (size,) = _LENGTH.unpack(buffer[: _LENGTH.size])
-                if len(buffer) >= _LENGTH.size + size:
-                    message = json.loads(buffer[_LENGTH.size : _LENGTH.size + size])
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(pid, signal.SIGKILL)  # the namespace's other processes die too
-                    os.waitpid(pid, 0)
-                    return message, None, False
-            if not chunk:
-                _, status = os.waitpid(pid, 0)
-                return None, status, False
+        if not ready:
+            continue
+        chunk = os.read(fd, 1 << 16)
+        buffer += chunk
+        while len(buffer) >= _LENGTH.size:
+            (size,) = _LENGTH.unpack(buffer[: _LENGTH.size])
+            if len(buffer) < _LENGTH.size + size:
+                break
+            frame = json.loads(buffer[_LENGTH.size : _LENGTH.size + size])
+            buffer = buffer[_LENGTH.size + size :]
+            if frame.get("done"):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)  # the namespace's other processes die too
+                os.waitpid(pid, 0)
+                return frames, None
+            frames.append(frame)
+            deadline = time.monotonic() + timeout
+        if not chunk:
+            _, status = os.waitpid(pid, 0)
+            name = signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else None
+            return frames, {"index": current(), "timed_out": False, "signal": name}
 
 
 def _read_capped(path: str, cap: int) -> bytes:
@@ -143,17 +166,23 @@ def _child(args: dict[str, Any], work: str, out_path: str, result_fd: int) -> No
         os.fdopen(1, "wb", buffering=0, closefd=False), encoding="utf-8", errors="replace"
     )
     sys.dont_write_bytecode = True
-    result = _execute(args)
-    if os.getpid() != me:  # a process the snippet forked got here: it must not report
-        os._exit(0)
-    with contextlib.suppress(Exception):
-        sys.stdout.flush()
-    result["measures"] = measures
-    payload = json.dumps(result).encode()
-    os.write(result_fd, _LENGTH.pack(len(payload)))
-    view = memoryview(payload)
+    _send(result_fd, {"measures": measures})
+    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+    for index, program in enumerate(args["programs"]):
+        result = _execute(program, namespace)
+        if os.getpid() != me:  # a process the snippet forked got here: it must not report
+            os._exit(0)
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+        _send(result_fd, {"index": index, **result})
+    _send(result_fd, {"done": True})
+
+
+def _send(fd: int, message: dict[str, Any]) -> None:
+    payload = json.dumps(message).encode()
+    view = memoryview(_LENGTH.pack(len(payload)) + payload)
     while view:
-        view = view[os.write(result_fd, view) :]
+        view = view[os.write(fd, view) :]
 
 
 def _scrub_environment(work: str) -> None:
@@ -163,7 +192,7 @@ def _scrub_environment(work: str) -> None:
 
 def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing past the limit fails with EFBIG
-    cpu = int(float(args["timeout_s"])) + 1
+    cpu = int(float(args["timeout_s"]) * max(1, len(args.get("programs", ())))) + 1
     measures: dict[str, Any] = {
         "cpu-seconds": confine.limit(resource.RLIMIT_CPU, cpu) and cpu,
         "file-bytes": confine.limit(resource.RLIMIT_FSIZE, int(args["file_bytes"]))
@@ -200,32 +229,58 @@ def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
 _SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/bin", "/etc", "/proc", "/sys", "/dev")
 
 
-def _execute(args: dict[str, Any]) -> dict[str, Any]:
-    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
-    for line in args.get("prelude", []):
-        with contextlib.suppress(BaseException):
-            exec(compile(line, "<prelude>", "exec"), namespace)
+def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:
+    supplied = []
+    for name, line in program.get("customary", []):
+        if name not in namespace and not hasattr(builtins, name):
+            with contextlib.suppress(BaseException):
+                exec(compile(line, "<customary>", "exec"), namespace)
+                supplied.append(line)
     offsets: list[list[int]] = []
-    source = str(args["source"])
+    values: dict[str, str] = {}
+    watch = {int(k): v for k, v in program.get("watch", {}).items()}
+    source = str(program["source"])
+    mode = program["mode"]
     linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
+    report: dict[str, Any] = {"supplied": supplied, "values": values, "error": None}
     try:
         tree = ast.parse(source, FILENAME)
     except SyntaxError as exc:
-        return {"offsets": offsets, "error": _error(exc, exc.lineno)}
-    for node in tree.body:
+        report.update(offsets=offsets, error=_error(exc, exc.lineno))
+        return report
+    for index, node in enumerate(tree.body):
         start = _position()
         try:
-            last = args["mode"] == "last" and node is tree.body[-1]  # a notebook cell's value
-            if args["mode"] == "single" or (last and isinstance(node, ast.Expr)):
-                code = compile(ast.Interactive([node]), FILENAME, "single")
+            last = mode == "last" and node is tree.body[-1]  # a notebook cell's value
+            echo = mode == "single" or (last and isinstance(node, ast.Expr))
+            if watch.get(index) == "expr" and isinstance(node, ast.Expr):
+                value = eval(compile(ast.Expression(node.value), FILENAME, "eval"), namespace)
+                values[str(index)] = _repr(value)
+                if echo and value is not None:
+                    print(repr(value))
             else:
-                code = compile(ast.Module([node], []), FILENAME, "exec")
-            exec(code, namespace)
+                if echo:
+                    code = compile(ast.Interactive([node]), FILENAME, "single")
+                else:
+                    code = compile(ast.Module([node], []), FILENAME, "exec")
+                exec(code, namespace)
+                name = watch.get(index)
+                if name and name != "expr" and name in namespace:
+                    values[str(index)] = _repr(namespace[name])
         except BaseException as exc:  # the snippet's failure is the result
             offsets.append([start, _position()])
-            return {"offsets": offsets, "error": _error(exc, _line_of(exc, node.lineno))}
+            report.update(offsets=offsets, error=_error(exc, _line_of(exc, node.lineno)))
+            return report
         offsets.append([start, _position()])
-    return {"offsets": offsets, "error": None}
+    report["offsets"] = offsets
+    return report
+
+
+def _repr(value: Any) -> str:
+    try:
+        return repr(value)[:4000]
+    except Exception as exc:  # a broken __repr__ is the snippet's business
+        return f"<repr failed: {type(exc).__name__}>"
 
 
 def _position() -> int:

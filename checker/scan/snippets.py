@@ -1,18 +1,28 @@
-"""Verdicts on code: compile as published, repair the indentation, run, compare the output.
+"""Verdicts on code: prepare each snippet (compile, repair, expected outputs), run an
+article's snippets in one session, then judge each one from its outcome.
 
-* ``broken``: does not compile, raises (type, message and article line), or crashes;
-* ``contradicted``: prints other than the output the article shows (see ``compare``);
+* ``broken``: does not compile, raises (type, message and article line), or crashes; a
+  ``NameError`` only when the article defines the name nowhere before the snippet;
+* ``contradicted``: prints (or evaluates to) other than the article shows (see ``compare``
+  and ``values``);
 * ``supported``: prints what the article shows;
 * ``needs-cuda``: uses CUDA, which is absent, and fails or prints other than shown because of it;
-* ``unverified``: runs but the article shows no output to compare (or the sandbox itself
-  failed).
+* ``unverified``: runs but the article shows no output to compare; stopped by a time or memory
+  limit, or refused the network (the evidence says which limit and how to raise it); a
+  placeholder or fragment (``tensor.add_(value)``, a training step using ``model``) that the
+  article never defines; a ``NameError`` for a name an earlier snippet defines but that did
+  not run to the end; or the sandbox itself failed.
 
-A snippet the sandbox stops (time, CPU, memory, output, processes, a refused file or network
-access) is ``broken``, its evidence starting with ``stopped by the sandbox:`` and the limit:
-it did not run to the end, and a reader needs to know what it tried.
+A snippet the sandbox stops for its output, its processes or a refused file access is
+``broken``, its evidence starting with ``stopped by the sandbox:``.
 
-A snippet that does not compile because of its indentation gets two findings: ``broken`` as
-published, then the verdict of the repaired code, marked repaired.
+Customary imports the article leaves out (``import torch``, ``import numpy as np``...) are
+supplied, and the evidence says so; they are never the verdict.
+
+A snippet that does not compile because of its indentation is repaired and run repaired; it
+gets one finding with both facts. In plain text (an article copied from a web page, where
+indentation is lost in the copy) the finding's verdict is the repaired code's; in a format
+that keeps indentation (Markdown, reST, notebooks, catalogs) the code is broken as published.
 """
 
 from __future__ import annotations
@@ -21,130 +31,282 @@ import ast
 import dataclasses
 import re
 import signal
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from checker.scan import compare
+from checker.scan import compare, names
 from checker.scan.document import Block
 from checker.scan.findings import Finding, Verdict
 from checker.scan.indent import needs_repair, repair
-from checker.scan.program import Program, expectations, from_block
+from checker.scan.program import Expectation, Program, expectations, from_block
 from checker.scan.readers.notebook import NOTEBOOK
 from checker.scan.sandbox import Outcome
+from checker.scan.sandbox import Program as SandboxProgram
+from checker.scan.values import same_value
 
 _CUDA = re.compile(r"\bcuda\b|\.cuda\(")
 _CUDA_ERROR = re.compile(r"cuda|nvidia|gpu", re.IGNORECASE)
+_NAME_ERROR = re.compile(r"name '(\w+)' is not defined")
 #: The evidence's opening for a snippet the sandbox stopped, by cause.
 STOPPED = "stopped by the sandbox: "
 _STOPPED = {
-    "memory": "memory limit",
     "output": "output limit",
     "processes": "process limit",
-    "network": "network access refused",
     "denied": "file access outside its throw-away folder refused",
 }
-
-Runner = Callable[[str, str, tuple[str, ...]], Outcome]
+#: The evidence's opening for a snippet a limit stopped before it could be judged.
+EXCEEDED = "exceeded the "
 
 
 @dataclass(frozen=True)
 class Context:
     path: str
     lang: str
-    run: Runner
     cuda_present: bool
     timeout_s: float
-    #: Imports made by the article's earlier snippets, run before this one.
-    prelude: tuple[str, ...] = ()
+    memory_bytes: int = 0
+    #: The article is plain text: indentation lost in copying is not the author's doing.
+    plain_text: bool = False
 
 
-def judge(code: Block, shown: Block | None, context: Context) -> list[Finding]:
+@dataclass(frozen=True)
+class Prepared:
+    """A snippet ready to run: what runs, what it should print, what it defines."""
+
+    block: Block
+    quote: str
+    #: What runs (repaired where the published code does not compile), or ``None`` when
+    #: nothing can run (see :attr:`compile_error`).
+    program: Program | None
+    expected: tuple[Expectation, ...] = ()
+    #: The published code's indentation error, when the code that runs was repaired.
+    published: str = ""
+    published_line: int = 0
+    #: ``(article line, description)`` when even the code that would run does not compile.
+    compile_error: tuple[int, str] | None = None
+    #: Names the snippet binds.
+    binds: frozenset[str] = frozenset()
+    customary: tuple[tuple[str, str], ...] = ()
+    #: Only expressions (a list of method calls, as reference pages have), no statements.
+    expressions_only: bool = False
+
+    @property
+    def repaired(self) -> bool:
+        return bool(self.published)
+
+    def to_run(self, cuda_present: bool) -> SandboxProgram:
+        assert self.program is not None
+        watch = {e.first: e.value for e in self.expected if e.source == "comment" and e.value}
+        return SandboxProgram(
+            self.program.source,
+            self.program.mode,
+            watch,
+            self.customary,
+            gpu=cuda_present and "cuda" in self.program.source,
+        )
+
+
+def prepare(code: Block, shown: Block | None) -> Prepared:
     program, doctest_outputs = from_block(code.text, code.lines)
     if code.info == NOTEBOOK and not program.doctest:
         program = dataclasses.replace(program, mode="last")
     quote = _quote(code.text)
-
-    def finding(verdict: Verdict, line: int, evidence: str, repaired: bool = False) -> Finding:
-        return Finding(
-            context.path, line, context.lang, "snippet", verdict, quote, evidence, repaired=repaired
-        )
-
-    found: list[Finding] = []
-    repaired = False
+    published, published_line = "", 0
     if needs_repair(program.source):
         error = _compile_error(program.source)
         assert error is not None
-        first = program.article_line(error.lineno or 1)
-        found.append(finding(Verdict.BROKEN, first, f"as published: {_describe(error)}"))
+        published, published_line = _describe(error), program.article_line(error.lineno or 1)
         fixed = repair(program.source)
         if fixed is None:
-            return found
-        program = Program(fixed, program.lines, program.mode, program.doctest)
-        repaired = True
+            return Prepared(code, quote, None, compile_error=(published_line, published))
+        program = dataclasses.replace(program, source=fixed)
     error = _compile_error(program.source)
     if error is not None:
         line = program.article_line(error.lineno or 1)
-        prefix = "with its indentation repaired: " if repaired else "as published: "
-        found.append(finding(Verdict.BROKEN, line, prefix + _describe(error), repaired))
-        return found
-    outcome = context.run(program.source, program.mode, context.prelude)
-    verdict, where, evidence = _verdict(program, outcome, doctest_outputs, shown, context)
-    if repaired:
-        evidence = "with its indentation repaired: " + evidence
-    found.append(finding(verdict, where or code.line, evidence, repaired))
-    return found
+        return Prepared(code, quote, None, (), published, published_line, (line, _describe(error)))
+    tree = ast.parse(program.source)
+    expected = expectations(
+        program, tree, doctest_outputs, shown.text if shown else None, shown.line if shown else 0
+    )
+    return Prepared(
+        code,
+        quote,
+        program,
+        tuple(expected),
+        published,
+        published_line,
+        None,
+        frozenset(names.bound(tree)),
+        names.customary_for(tree),
+        bool(tree.body) and all(isinstance(n, ast.Expr) for n in tree.body),
+    )
 
 
-def _verdict(  # noqa: PLR0911  one verdict per return
-    program: Program,
-    outcome: Outcome,
-    doctest_outputs: list[tuple[int, str]],
-    shown: Block | None,
-    context: Context,
+@dataclass(frozen=True)
+class Session:
+    """What the rest of the article says about a snippet's names."""
+
+    #: Names bound by the snippets before this one, with the first line binding each.
+    earlier: dict[str, int]
+    #: Names bound anywhere in the article.
+    anywhere: frozenset[str]
+
+
+def judge(
+    prepared: Prepared, outcome: Outcome | None, context: Context, session: Session
+) -> Finding:
+    """The one finding of a prepared snippet, from how it ran (``None``: it did not run)."""
+    code = prepared.block
+
+    def finding(verdict: Verdict, line: int, evidence: str) -> Finding:
+        return Finding(
+            context.path,
+            line,
+            context.lang,
+            "snippet",
+            verdict,
+            prepared.quote,
+            evidence,
+            repaired=prepared.repaired,
+        )
+
+    if prepared.compile_error is not None:
+        line, description = prepared.compile_error
+        if prepared.repaired:
+            return finding(
+                Verdict.BROKEN,
+                line,
+                f"as published: {prepared.published}; with its indentation repaired it still "
+                f"does not compile: {description}",
+            )
+        return finding(Verdict.BROKEN, line, f"as published: {description}")
+    assert prepared.program is not None and outcome is not None
+    verdict, where, evidence = _verdict(prepared, outcome, context, session)
+    if outcome.supplied:
+        evidence += " (supplied the customary " + ", ".join(f"`{s}`" for s in outcome.supplied)
+        evidence += ", which the article leaves out)"
+    if not prepared.repaired:
+        return finding(verdict, where or code.line, evidence)
+    published = f"as published: {prepared.published}"
+    if context.plain_text:
+        return finding(
+            verdict,
+            where or code.line,
+            f"{published} (indentation lost in copying); with its indentation repaired: "
+            + evidence,
+        )
+    return finding(
+        Verdict.BROKEN,
+        prepared.published_line,
+        f"{published}; with its indentation repaired: {verdict.value}, {evidence}",
+    )
+
+
+def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
+    prepared: Prepared, outcome: Outcome, context: Context, session: Session
 ) -> tuple[Verdict, int | None, str]:
+    program = prepared.program
+    assert program is not None
     uses_cuda = bool(_CUDA.search(program.source)) and not context.cuda_present
     if outcome.timed_out:
-        return Verdict.BROKEN, None, f"{STOPPED}time limit ({context.timeout_s:g} s)"
+        return (
+            Verdict.UNVERIFIED,
+            None,
+            f"{EXCEEDED}time limit ({context.timeout_s:g} s per snippet; raise it with --timeout)",
+        )
     if outcome.failure is not None:
         return Verdict.UNVERIFIED, None, f"the sandbox failed: {outcome.failure}"
     if outcome.signal in ("SIGKILL", "SIGXCPU"):
-        return Verdict.BROKEN, None, f"{STOPPED}CPU time limit ({outcome.signal})"
+        return (
+            Verdict.UNVERIFIED,
+            None,
+            f"{EXCEEDED}CPU time limit ({outcome.signal}; raise it with --timeout)",
+        )
     if outcome.signal:
         return Verdict.BROKEN, None, f"the process crashed with {_signal_name(outcome.signal)}"
     if outcome.error is not None:
         error = outcome.error
         line = program.article_line(error.line)
         text = f"{error.type}: {error.message}".strip().rstrip(":")
+        if error.cause == "memory":
+            gib = f"{context.memory_bytes / 1024**3:g} GiB" if context.memory_bytes else ""
+            return (
+                Verdict.UNVERIFIED,
+                line,
+                f"{EXCEEDED}memory limit ({gib + ', ' if gib else ''}{text}, line {line}; "
+                "raise it with --memory-limit)",
+            )
+        if error.cause == "network":
+            return (
+                Verdict.UNVERIFIED,
+                line,
+                f"needs the network, which the sandbox refuses ({text}, line {line})",
+            )
         if error.cause:
             return Verdict.BROKEN, line, f"{STOPPED}{_STOPPED[error.cause]} ({text}, line {line})"
         if uses_cuda and _CUDA_ERROR.search(text):
             return Verdict.NEEDS_CUDA, line, f"{text} (line {line}): it needs a CUDA device"
+        missing = _NAME_ERROR.search(error.message) if error.type == "NameError" else None
+        if missing is not None:
+            judged = _name_error(missing.group(1), prepared, outcome, session, text, line)
+            if judged is not None:
+                return judged
         return Verdict.BROKEN, line, f"raises {text} (line {line})"
-    tree = ast.parse(program.source)
-    expected = expectations(
-        program,
-        tree,
-        doctest_outputs,
-        shown.text if shown else None,
-        shown.line if shown else 0,
-    )
-    if not expected:
+    if not prepared.expected:
         note = "; it uses CUDA, absent here" if uses_cuda else ""
         return Verdict.UNVERIFIED, None, f"runs; the article shows no output to compare{note}"
-    for expectation in expected:
-        got = "".join(outcome.outputs[expectation.first : expectation.last + 1])
-        if not compare.matches(expectation.text, got):
+    for expectation in prepared.expected:
+        if expectation.value:
+            got = outcome.values.get(expectation.first)
+            if got is None:
+                continue
+            same = same_value(expectation.text, got)
+        else:
+            got = "".join(outcome.outputs[expectation.first : expectation.last + 1])
+            same = (
+                same_value(expectation.text, got)
+                if expectation.source == "comment"
+                else compare.matches(expectation.text, got)
+            )
+        if not same:
             verdict = Verdict.NEEDS_CUDA if uses_cuda else Verdict.CONTRADICTED
+            shows = "states" if expectation.source == "comment" else "shows"
             return (
                 verdict,
                 expectation.line,
                 (
-                    f"line {expectation.line}: the article shows {_one_line(expectation.text)!r}, "
-                    f"the run printed {_one_line(got)!r}"
+                    f"line {expectation.line}: the article {shows} "
+                    f"{_one_line(expectation.text)!r}, the run "
+                    f"{'printed' if not expectation.value else 'gave'} {_one_line(got)!r}"
                 ),
             )
-    count = len(expected)
+    count = len(prepared.expected)
     return Verdict.SUPPORTED, None, f"prints what the article shows ({count} output(s) compared)"
+
+
+def _name_error(  # noqa: PLR0917
+    name: str, prepared: Prepared, outcome: Outcome, session: Session, text: str, line: int
+) -> tuple[Verdict, int | None, str] | None:
+    """The verdict of a ``NameError`` that is not the snippet's fault, or ``None``."""
+    if name in session.earlier:
+        lost = (
+            "its session was lost when a snippet was stopped"
+            if outcome.fresh
+            else ("it did not run to the end")
+        )
+        return (
+            Verdict.UNVERIFIED,
+            line,
+            f"raises {text} (line {line}): the snippet at line {session.earlier[name]} defines "
+            f"it, but {lost}",
+        )
+    if name not in session.anywhere and (name in names.PLACEHOLDERS or prepared.expressions_only):
+        return (
+            Verdict.UNVERIFIED,
+            line,
+            f"a placeholder: `{name}` (line {line}) stands for a value the article never "
+            "defines; the snippet is documentation, not a program",
+        )
+    return None
 
 
 def _signal_name(name: str) -> str:
@@ -178,19 +340,3 @@ def _quote(text: str) -> str:
 def _one_line(text: str, limit: int = 160) -> str:
     flat = " | ".join(line.strip() for line in text.strip().split("\n") if line.strip())
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
-
-
-_IMPORT = re.compile(
-    r"^\s*(?:import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*"
-    r"|from\s+[\w.]+\s+import\s+[\w*, ()]+?)\s*(?:#.*)?$"
-)
-
-
-def imports_of(code: Block) -> tuple[str, ...]:
-    """The import statements of a snippet, for the snippets after it."""
-    found = []
-    for line in code.text.split("\n"):
-        statement = line.strip().removeprefix(">>>").strip()
-        if _IMPORT.match(statement):
-            found.append(statement.split("#", 1)[0].strip())
-    return tuple(found)

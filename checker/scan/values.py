@@ -1,0 +1,159 @@
+"""Values an article states in comments, and whether a printed value is the same value.
+
+Articles show what a line prints as a comment: ``print(x)  # [2, 3, 4]``, ``x.is_leaf  # True``,
+``# > torch.float32``, ``# tensor([5., 5.])`` on the line after, ``# 出力: True``,
+``# Falseになる``, ``# False가 출력됩니다``, ``# True (y was computed from x)``.
+:func:`stated_value` takes the value out of such a comment (or says there is none: a comment in
+words, a condition such as ``# True if ...``); :func:`same_value` compares it with what the
+line printed or evaluated to.
+
+Tolerant of form, strict on values: ``[2, 3, 4]`` equals ``tensor([2, 3, 4])``; ``5.``,
+``5.0`` and ``5.0000`` are equal, and a number may differ by one unit in the last digit the
+article prints; brackets and the ``tensor(``, ``torch.Size(``, ``array(`` wrappers are form;
+``device=``, ``requires_grad=``, ``grad_fn=`` suffixes are form. A ``dtype=`` the article
+states is a value: ``tensor([1.], dtype=torch.float16)`` differs from a float32 ``tensor([1.])``
+(whose repr names no dtype).
+"""
+
+from __future__ import annotations
+
+import re
+
+from checker.scan.compare import close
+
+#: Words and signs before a value: ``# > x``, ``# -> x``, ``# Output: x``, ``# 出力: x``.
+_PREFIX = re.compile(
+    r"^(?:>+|->|=>|→|⇒|==?|:|"
+    r"(?:out(?:put)?|result|prints?|returns?|gives?|evaluates\s+to|"
+    r"出力|結果|実行結果|출력|결과|실행\s*결과)\s*(?:is\s*)?[:：]?)\s*",
+    re.IGNORECASE,
+)
+_WORD_VALUE = re.compile(
+    r"(?:True|False|None|torch\.(?:float|int|uint|bfloat|half|bool|complex|double|long)\w*"
+    r"|[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|(?:-)?(?:inf|nan))"
+)
+_OPENERS = {"(": ")", "[": "]"}
+_WRAPPED = re.compile(r"(?:tensor|torch\.Size|array|Parameter|torch\.tensor)?(?=[(\[])")
+#: After the value: nothing, or a note that is not code (``(because ...)``, ``になる``,
+#: ``가 출력됩니다``, ``, since ...``). A condition (``True if ...``) is not a statement.
+_CONDITION = re.compile(r"^\s*(?:if|when|unless|or|and|otherwise|else|/)\b", re.IGNORECASE)
+_NUMBER_ONLY = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+_CODE_AFTER = re.compile(r"^\s*(?:[-+*/%=<>&|^.]|\w+\s*\()")
+
+_SUFFIX = re.compile(
+    r",\s*(?:device=(?:'[^']*'|\"[^\"]*\"|\S+?)|requires_grad=True|"
+    r"grad_fn=<[^>]*>|dtype=torch\.\w+|size=\([^)]*\))"
+)
+_DTYPE = re.compile(r"dtype=torch\.(\w+)")
+_TOKEN = re.compile(
+    r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|-?inf|nan|True|False|None|'[^']*'|\"[^\"]*\""
+    r"|torch\.\w+|[A-Za-z_]\w*"
+)
+_FORM_WORDS = {"tensor", "Size", "torch.Size", "array", "Parameter", "containing", "torch.tensor"}
+_DEFAULT_DTYPES = {"float32", "float", "int64", "long", "bool"}
+
+
+def stated_value(comment: str, names: tuple[str, ...] = ()) -> str | None:
+    """The value a comment states, or ``None`` when it states none (or only conditionally).
+    ``names``: what the commented statement prints or assigns (``y``, ``x.grad``); a comment
+    may name it before the value (``# y = [2, 4]``, ``# x.grad: tensor([1.])``)."""
+    text = comment.strip().lstrip("#").strip()
+    for name in sorted(names, key=len, reverse=True):
+        named = re.match(re.escape(name) + r"\s*(?:==?|:|is|は|는|은)\s*", text)
+        if named:
+            text = text[named.end() :]
+            break
+    for _ in range(2):  # "# Output: > x"
+        text = _PREFIX.sub("", text, count=1).strip()
+    if not text:
+        return None
+    value = _leading_value(text)
+    if value is None:
+        return None
+    rest = text[len(value) :]
+    if _NUMBER_ONLY.fullmatch(value) and re.match(r"\s+[A-Za-z]", rest):
+        return None  # "3 elements", "2 tensors share": a count in a sentence
+    if rest and (
+        (rest[0].isalnum() and rest[0].isascii())
+        or _CONDITION.match(rest)
+        or _CODE_AFTER.match(rest)
+    ):
+        return None
+    return value.strip()
+
+
+def _leading_value(text: str) -> str | None:
+    wrapped = _WRAPPED.match(text)
+    if wrapped is not None and wrapped.end() < len(text) and text[wrapped.end()] in _OPENERS:
+        end = _balanced(text, wrapped.end())
+        return text[:end] if end else None
+    word = _WORD_VALUE.match(text)
+    if word is None:
+        return None
+    following = text[word.end() : word.end() + 1]
+    if following and (following.isascii() and (following.isalnum() or following in "_.(")):
+        return None  # part of a longer name or an expression (``True_``, ``3.x``, ``f(``)
+    return word.group(0)
+
+
+def _balanced(text: str, start: int) -> int:
+    """End (exclusive) of the bracketed group opening at ``start``, or 0 if it never closes."""
+    depth = 0
+    quote = ""
+    for i in range(start, len(text)):
+        char = text[i]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return 0
+
+
+def same_value(expected: str, got: str) -> bool:
+    """Whether ``got`` (what ran) shows the value ``expected`` (what the article states)."""
+    want_dtype = _dtype(expected)
+    if want_dtype is not None:
+        got_dtype = _dtype(got)
+        if got_dtype is None and want_dtype not in _DEFAULT_DTYPES:
+            return False
+        if got_dtype is not None and got_dtype != want_dtype:
+            return False
+    want, have = _tokens(expected), _tokens(got)
+    if len(want) != len(have):
+        return False
+    return all(_same_token(w, h) for w, h in zip(want, have, strict=True))
+
+
+def _dtype(text: str) -> str | None:
+    match = _DTYPE.search(text)
+    if match is None:
+        return None  # a bare ``torch.float16`` is a value token, compared as one
+    name = match.group(1)
+    return {"float": "float32", "long": "int64", "half": "float16", "double": "float64"}.get(
+        name, name
+    )
+
+
+def _tokens(text: str) -> list[str]:
+    body = _SUFFIX.sub("", text.replace("\n", " "))
+    return [t for t in _TOKEN.findall(body) if t not in _FORM_WORDS]
+
+
+def _same_token(want: str, got: str) -> bool:
+    if _is_number(want) and _is_number(got):
+        return close(want, got)
+    return want.strip("'\"") == got.strip("'\"")
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
