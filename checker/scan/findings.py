@@ -20,6 +20,10 @@ class Verdict(enum.Enum):
     #: Deciding needs a GPU: the claim is about CUDA, or the snippet uses CUDA, and none is
     #: here (and no evidence was recorded on one).
     NEEDS_CUDA = "needs-cuda"
+    #: The article uses an API that the installed torch marks as deprecated (kind ``api``), or
+    #: states a claim that was true in an older torch release and is false now (kind
+    #: ``claim``; the evidence names the releases). Informational: the exit status stays 0.
+    OUTDATED = "outdated"
     #: Nothing to decide with: a statement about a known API that matches no claim, or a
     #: snippet that runs but shows no output.
     UNVERIFIED = "unverified"
@@ -35,7 +39,7 @@ class Finding:
     #: 1-based line in the article.
     line: int
     lang: str
-    kind: str  # "claim" | "snippet"
+    kind: str  # "claim" | "snippet" | "api"
     verdict: Verdict
     #: The statement (a sentence) or the snippet's first lines, as the article has them.
     quote: str

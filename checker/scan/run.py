@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -15,9 +16,10 @@ from checker.cache import Cache
 from checker.links import anchor, language_url
 from checker.registry import Registry
 from checker.runner import Runner
-from checker.scan import snippets, statements
+from checker.scan import api, snippets, statements
 from checker.scan.document import BlockKind, Document, ReadError
 from checker.scan.findings import FileError, Finding, ScanResult
+from checker.scan.findings import Verdict as FindingVerdict
 from checker.scan.readers import FORMATS, read
 from checker.scan.sandbox import Limits, Sandbox
 from checker.sites import claim_sites
@@ -82,8 +84,7 @@ def scan(paths: Sequence[Path], registry: Registry, options: ScanOptions) -> Sca
         for document, mention in mentioned
     ]
     sandbox_measures: dict[str, Any] = {}
-    if options.run_code:
-        findings += _snippet_findings(documents, options, sandbox_measures)
+    findings += _code_findings(documents, options, sandbox_measures)
     findings.sort(key=lambda f: (f.path, f.line, f.kind))
     absent: dict[str, str] = {
         d: p.reason for d in options.devices if not (p := devices_mod.presence(d)).present
@@ -140,39 +141,93 @@ def _linker(options: ScanOptions) -> Any:
     return link
 
 
-def _snippet_findings(
+def _code_findings(
     documents: list[tuple[Document, str]], options: ScanOptions, measures: dict[str, Any]
 ) -> list[Finding]:
-    if not any(b.kind is BlockKind.CODE for d, _ in documents for b in d.blocks):
+    """Snippet findings (when code runs) and API findings, with one sandbox for the scan."""
+    prepared = {id(d): _prepare(d) for d, _ in documents}
+    references = {id(d): _references(d, prepared[id(d)]) for d, _ in documents}
+    if not any(references.values()) and not (options.run_code and any(prepared.values())):
         return []
     sandbox = Sandbox(options.limits)
     cuda = devices_mod.presence("cuda").present and "cuda" in options.devices
     found: list[Finding] = []
     try:
+        resolved = _resolve(sandbox, [r for refs in references.values() for r in refs])
         for document, lang in documents:
-            found += _article_snippets(document, lang, options, sandbox, cuda, measures)
+            snippet_findings = []
+            if options.run_code:
+                snippet_findings = _run_article(
+                    document, lang, prepared[id(document)], options, sandbox, cuda, measures
+                )
+            found += snippet_findings
+            broken = {f.line for f in snippet_findings if f.verdict is FindingVerdict.BROKEN}
+            found += [
+                f
+                for f in api.findings(references[id(document)], *resolved, str(document.path), lang)
+                if not (f.verdict is FindingVerdict.BROKEN and f.line in broken)
+            ]
     finally:
         sandbox.close()
     return found
 
 
-def _article_snippets(  # noqa: PLR0917
-    document: Document,
-    lang: str,
-    options: ScanOptions,
-    sandbox: Sandbox,
-    cuda: bool,
-    measures: dict[str, Any],
-) -> list[Finding]:
-    """Run one article's snippets in order in one session and judge each."""
+def _prepare(document: Document) -> list[snippets.Prepared]:
     blocks = document.blocks
-    prepared: list[snippets.Prepared] = []
+    prepared = []
     for index, block in enumerate(blocks):
         if block.kind is not BlockKind.CODE:
             continue
         following = blocks[index + 1] if index + 1 < len(blocks) else None
         shown = following if following and following.kind is BlockKind.OUTPUT else None
         prepared.append(snippets.prepare(block, shown))
+    return prepared
+
+
+def _references(document: Document, prepared: list[snippets.Prepared]) -> list[api.Reference]:
+    found = [
+        ref
+        for block in document.blocks
+        if block.kind is BlockKind.PROSE and not block.source
+        for ref in api.prose_references(block)
+    ]
+    trees = [(p, ast.parse(p.program.source)) for p in prepared if p.program is not None]
+    aliases = api.aliases_of(tree for _, tree in trees)
+    for item, tree in trees:
+        assert item.program is not None
+        found += api.code_references(tree, aliases, item.program.article_line, item.quote)
+    return found
+
+
+def _resolve(
+    sandbox: Sandbox, references: list[api.Reference]
+) -> tuple[dict[str, dict[str, Any]], dict[tuple[str, int], str | None], str]:
+    """Resolve every referenced name, and check every counted call, in one job."""
+    if not references:
+        return {}, {}, ""
+    names = sorted({r.name for r in references})
+    calls = [r for r in references if r.call is not None]
+    report = sandbox.call(
+        "checker.scan.api_probe:resolve",
+        {
+            "names": names,
+            "calls": [[r.name, r.call[0], list(r.call[1])] for r in calls if r.call],
+        },
+    )
+    problems = {(r.name, r.line): p for r, p in zip(calls, report["calls"], strict=True)}
+    return report["names"], problems, report["torch"]
+
+
+def _run_article(  # noqa: PLR0917
+    document: Document,
+    lang: str,
+    prepared: list[snippets.Prepared],
+    options: ScanOptions,
+    sandbox: Sandbox,
+    cuda: bool,
+    measures: dict[str, Any],
+) -> list[Finding]:
+    """Run one article's snippets in order in one session and judge each."""
     runnable = [p for p in prepared if p.program is not None]
     outcomes = dict(
         zip(

@@ -162,6 +162,15 @@ class Sandbox:
             return [failed]
         return _outcomes(result.result, duration)[: len(programs)]
 
+    def call(self, handler: str, args: dict[str, Any], timeout_s: float = 60.0) -> Any:
+        """Run ``handler(args)`` (``module:function``) in a child of the fork server, without
+        confinement: for code of ours that needs torch, never for an article's code. Raises
+        ``RuntimeError`` when it fails."""
+        result = self._worker_pool().run([Job(handler=handler, args=args, timeout_s=timeout_s)])
+        if result[0].failure is not None:
+            raise RuntimeError(result[0].failure)
+        return result[0].result
+
     def _worker_pool(self) -> Pool:
         if self._pool is None:
             self._pool = Pool(preload=["checker.scan.sandbox_child"], size=1)

@@ -43,7 +43,10 @@ from checker.scan.sandbox import Outcome
 from checker.scan.sandbox import Program as SandboxProgram
 from checker.scan.values import same_value
 
-_CUDA = re.compile(r"\bcuda\b|\.cuda\(")
+#: Code that uses a CUDA device (``torch.cuda.amp`` names a module, not a device).
+_CUDA = re.compile(
+    r"\.cuda\(|['\"]cuda(?::\d+)?['\"]|\btorch\.cuda\.(?!amp\b)\w+|\bdevice\s*=\s*['\"]?cuda"
+)
 _CUDA_ERROR = re.compile(r"cuda|nvidia|gpu", re.IGNORECASE)
 _NAME_ERROR = re.compile(r"name '(\w+)' is not defined")
 #: The evidence's opening for a snippet the sandbox stopped, by cause.

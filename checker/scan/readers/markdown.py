@@ -1,15 +1,19 @@
 """Markdown and MyST, parsed with markdown-it-py (the parser MyST uses).
 
-Fenced code in a Python language (or with no language) is code; a ``text``/``output`` fence
-right after a code fence is that code's shown output; paragraphs, headings, list items and
-table rows are prose (one block per row, its cells joined by ``|``, so that a paraphrase and
-the ``{verdict}`` beside it are read together). MyST directives are read through, except
-``{claim}``: a claim directive's body is a statement the docs *evaluate* (a myth, when it
-expects ``fails``), not one they make, so it is never read as the article's own statement.
+Fenced code in a Python language (or with no language) is code, and so is a fence whose
+"language" is Python code (the article wrote its first line on the fence line); a
+``text``/``output`` fence right after a code fence is that code's shown output; paragraphs,
+headings, list items and table rows are prose (one block per row, its cells joined by ``|``, so
+that a paraphrase and the ``{verdict}`` beside it are read together). MyST directives are read
+through, except ``{claim}``: a claim directive's body is a statement the docs *evaluate* (a
+myth, when it expects ``fails``), not one they make, so it is never read as the article's own
+statement.
 """
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 
 from markdown_it.token import Token
@@ -31,7 +35,7 @@ def read(path: Path, text: str) -> Document:
     return Document(path, "md", tuple(blocks), tuple(errors))
 
 
-def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Block]:  # noqa: PLR0912
+def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Block]:  # noqa: PLR0912, PLR0915
     """Blocks of Markdown ``text`` whose first line is article line ``offset + 1``."""
     lines = text.split("\n")
     found: list[Block] = []
@@ -67,13 +71,16 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
                 errors.append((offset + start + 1, f"code fence {token.markup!r} is never closed"))
             language = info.split()[0].lower() if info else ""
             body = token.content.rstrip("\n").split("\n")
+            first = offset + start + 2
+            if _code_on_fence_line(info):  # ```x = torch.ones(5)
+                body, first, language = [info, *body], first - 1, ""
             kind = None
             if language in PYTHON:
                 kind = BlockKind.CODE
             elif language in OUTPUT and previous_code:
                 kind = BlockKind.OUTPUT
             if kind is not None and any(line.strip() for line in body):
-                found.append(block(kind, body, offset + start + 2, language))
+                found.append(block(kind, body, first, language))
             previous_code = kind is BlockKind.CODE
         elif token.type == "code_block":
             body = token.content.rstrip("\n").split("\n")
@@ -83,6 +90,17 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
             found.append(_prose(token, offset + start + 1, end - start))
             previous_code = False
     return found
+
+
+def _code_on_fence_line(info: str) -> bool:
+    """Whether a fence's info string is code written on the fence line, not a language."""
+    if not info or re.fullmatch(r"[\w+#.-]+", info) or info.startswith("{"):
+        return False
+    try:
+        ast.parse(info)
+    except SyntaxError:
+        return False
+    return True
 
 
 def _prose(token: Token, first_line: int, span: int) -> Block:

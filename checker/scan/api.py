@@ -1,0 +1,171 @@
+"""Checks that need no claim: every PyTorch name an article uses, resolved against the
+installed torch.
+
+* In prose, a dotted name that starts with ``torch.`` (in code markup or not), and a method
+  named on a tensor in code markup (``Tensor.ones_``, ``tensor.add_()``).
+* In code, every attribute chain rooted at an alias of torch or of one of its modules (from
+  the article's imports, or the customary ``torch``, ``nn``, ``F``, ``optim``), every
+  ``from torch... import name``, and every in-place method (``name_``) called on a
+  placeholder tensor (``tensor.ones_()``); calls are checked against the signature without
+  running (:mod:`checker.scan.api_probe`).
+
+Findings have kind ``api``: a name that does not exist is ``contradicted`` in prose and
+``broken`` in code; a call whose arguments do not bind is ``broken``; a name torch marks as
+deprecated is ``outdated``, with torch's own message naming the replacement.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from checker import language
+from checker.scan.document import Block
+from checker.scan.findings import Finding, Verdict
+from checker.scan.names import PLACEHOLDERS
+
+_PROSE_NAME = re.compile(r"(?<![\w.])torch(?:\.[A-Za-z_]\w*)+")
+_PROSE_METHOD = re.compile(r"`(?:torch\.)?(?:Tensor|tensor)\.([A-Za-z_]\w*)(?:\([^`]*\))?`")
+#: Aliases every reader knows without an import line.
+_CUSTOMARY = {
+    "torch": "torch",
+    "nn": "torch.nn",
+    "F": "torch.nn.functional",
+    "optim": "torch.optim",
+}
+_RECEIVERS = PLACEHOLDERS | {"t", "x", "y", "a", "b"}
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A PyTorch name an article uses."""
+
+    name: str
+    line: int
+    #: ``"prose"`` or ``"code"``.
+    where: str
+    quote: str
+    #: For a call whose arguments can be counted: positional count and keyword names.
+    call: tuple[int, tuple[str, ...]] | None = None
+
+
+def prose_references(block: Block) -> list[Reference]:
+    found = []
+    for offset, sentence in language.sentences(block.text):
+        line = block.line_at(offset)
+        quote = " ".join(sentence.split())
+        names = {m.group(0).rstrip(".") for m in _PROSE_NAME.finditer(sentence)}
+        names |= {f"torch.Tensor.{m.group(1)}" for m in _PROSE_METHOD.finditer(sentence)}
+        found += [Reference(name, line, "prose", quote) for name in sorted(names)]
+    return found
+
+
+def aliases_of(trees: Iterable[ast.AST]) -> dict[str, str]:
+    """Local name -> torch path, from the imports of an article's code."""
+    aliases = dict(_CUSTOMARY)
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] == "torch":
+                        local = alias.asname or alias.name.split(".")[0]
+                        aliases[local] = alias.name if alias.asname else "torch"
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch":
+                for alias in node.names:
+                    if alias.name != "*":
+                        aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return aliases
+
+
+def code_references(
+    tree: ast.AST, aliases: Mapping[str, str], article_line: Callable[[int], int], quote: str
+) -> list[Reference]:
+    """References in a parsed snippet; ``article_line`` maps its source lines."""
+    found: dict[tuple[str, int], Reference] = {}
+
+    def add(name: str, node: ast.AST, call: tuple[int, tuple[str, ...]] | None = None) -> None:
+        line = article_line(getattr(node, "lineno", 1))
+        key = (name, line)
+        if key not in found or (call and not found[key].call):
+            found[key] = Reference(name, line, "code", quote, call)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch":
+            for alias in node.names:
+                if alias.name != "*":
+                    add(f"{node.module}.{alias.name}", node)
+        elif isinstance(node, ast.Call):
+            name = _dotted(node.func, aliases)
+            if name is not None:
+                counted = None
+                if not any(isinstance(a, ast.Starred) for a in node.args) and all(
+                    k.arg is not None for k in node.keywords
+                ):
+                    counted = (len(node.args), tuple(k.arg for k in node.keywords if k.arg))
+                add(name, node, counted)
+        elif isinstance(node, ast.Attribute):
+            name = _dotted(node, aliases)
+            if name is not None:
+                add(name, node)
+            elif (
+                isinstance(node.value, ast.Name)
+                and node.value.id in _RECEIVERS
+                and node.attr.endswith("_")
+                and not node.attr.startswith("_")
+            ):
+                add(f"torch.Tensor.{node.attr}", node)
+    return sorted(found.values(), key=lambda r: (r.line, r.name))
+
+
+def _dotted(node: ast.expr, aliases: Mapping[str, str]) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in aliases:
+        return None
+    return ".".join([aliases[node.id], *reversed(parts)])
+
+
+def findings(  # noqa: PLR0917
+    references: Iterable[Reference],
+    resolved: Mapping[str, Mapping[str, object]],
+    calls: Mapping[tuple[str, int], str | None],
+    torch_version: str,
+    path: str,
+    lang: str,
+) -> list[Finding]:
+    """The ``api`` findings of resolved references: one per name and line and verdict."""
+    found: dict[tuple[int, str, Verdict], Finding] = {}
+    for ref in references:
+        facts = resolved.get(ref.name)
+        if facts is None:
+            continue
+
+        def add(verdict: Verdict, evidence: str, ref: Reference = ref) -> None:
+            key = (ref.line, ref.name, verdict)
+            found.setdefault(
+                key, Finding(path, ref.line, lang, "api", verdict, ref.quote, evidence)
+            )
+
+        if not facts["exists"]:
+            verdict = Verdict.CONTRADICTED if ref.where == "prose" else Verdict.BROKEN
+            add(
+                verdict, f"`{ref.name}` does not exist in torch {torch_version}: {facts['missing']}"
+            )
+            continue
+        if facts["deprecated"]:
+            add(
+                Verdict.OUTDATED,
+                f"`{ref.name}` is deprecated in torch {torch_version}: {facts['deprecated']}",
+            )
+        problem = calls.get((ref.name, ref.line)) if ref.call else None
+        if problem:
+            add(
+                Verdict.BROKEN,
+                f"the call to `{ref.name}` does not match its signature in torch "
+                f"{torch_version}: {problem}",
+            )
+    return sorted(found.values(), key=lambda f: (f.line, f.quote))
