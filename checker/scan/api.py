@@ -7,7 +7,8 @@ installed torch.
   the article's imports, or the customary ``torch``, ``nn``, ``F``, ``optim``), every
   ``from torch... import name``, and every in-place method (``name_``) called on a
   placeholder tensor (``tensor.ones_()``); calls are checked against the signature without
-  running (:mod:`checker.scan.api_probe`).
+  running (:mod:`checker.scan.api_probe`), except calls made to show their error (inside a
+  ``lambda`` or a ``try``, or a doctest example whose shown output is an exception).
 
 Findings have kind ``api``: a name that does not exist is ``contradicted`` in prose and
 ``broken`` in code; a call whose arguments do not bind is ``broken``; a name torch marks as
@@ -91,6 +92,13 @@ def code_references(
         if key not in found or (call and not found[key].call):
             found[key] = Reference(name, line, "code", quote, call)
 
+    shown_errors = {
+        node
+        for parent in ast.walk(tree)
+        if isinstance(parent, (ast.Lambda, ast.Try))
+        for node in ast.walk(parent)
+        if isinstance(node, ast.Call)
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch":
             for alias in node.names:
@@ -100,8 +108,10 @@ def code_references(
             name = _dotted(node.func, aliases)
             if name is not None:
                 counted = None
-                if not any(isinstance(a, ast.Starred) for a in node.args) and all(
-                    k.arg is not None for k in node.keywords
+                if (
+                    node not in shown_errors
+                    and not any(isinstance(a, ast.Starred) for a in node.args)
+                    and all(k.arg is not None for k in node.keywords)
                 ):
                     counted = (len(node.args), tuple(k.arg for k in node.keywords if k.arg))
                 add(name, node, counted)

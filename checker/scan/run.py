@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,8 +196,23 @@ def _references(document: Document, prepared: list[snippets.Prepared]) -> list[a
     aliases = api.aliases_of(tree for _, tree in trees)
     for item, tree in trees:
         assert item.program is not None
-        found += api.code_references(tree, aliases, item.program.article_line, item.quote)
+        body = tree.body
+        raising = {
+            item.program.article_line(line)
+            for e in item.expected
+            if e.source == "doctest" and _EXCEPTION.search(e.text)
+            for line in range(body[e.first].lineno, (body[e.last].end_lineno or 0) + 1)
+        }
+        found += [
+            ref
+            for ref in api.code_references(tree, aliases, item.program.article_line, item.quote)
+            if ref.line not in raising
+        ]
     return found
+
+
+#: A doctest output that shows an exception: the example raises on purpose.
+_EXCEPTION = re.compile(r"^(?:Traceback \(most recent call last\)|\w+(?:Error|Exception):)", re.M)
 
 
 def _resolve(
