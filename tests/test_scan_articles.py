@@ -32,10 +32,10 @@ NOTHING = "runs; the article shows no output to compare"
 
 #: (path, line, lang, verdict, repaired, evidence) of every snippet finding.
 SNIPPETS = [
-    ("en/flat.txt", 6, "en", B, True,
+    ("en/flat.txt", 4, "en", B, True,
      "as published: IndentationError: expected an indented block after function definition "
-     "on line 1 (indentation lost in copying); with its indentation repaired: raises "
-     "TypeError: add() missing 1 required positional argument: 'b' (line 6)"),
+     "on line 1; with its indentation repaired: broken, raises TypeError: add() missing 1 "
+     "required positional argument: 'b' (line 6)"),
     ("en/flat.txt", 9, "en", S, False, SHOWN),
     ("en/guide.rst", 8, "en", S, False, SHOWN),
     ("en/guide.rst", 17, "en", B, False,
@@ -63,18 +63,18 @@ SNIPPETS = [
     ("ja/notebook.ipynb", 45, "ja", C, False,
      "line 45: the article shows '3.0', the run printed '2.0'"),
     ("ja/notebook.ipynb", 55, "ja", N, False, CUDA.format(55)),
-    ("ja/notes.txt", 8, "ja", B, True,
+    ("ja/notes.txt", 4, "ja", B, True,
      "as published: IndentationError: expected an indented block after class definition on "
-     "line 1 (indentation lost in copying); with its indentation repaired: raises TypeError: "
-     "Scale.__init__() missing 1 required positional argument: 'factor' (line 8)"),
+     "line 1; with its indentation repaired: broken, raises TypeError: Scale.__init__() "
+     "missing 1 required positional argument: 'factor' (line 8)"),
     ("ja/notes.txt", 11, "ja", S, False, SHOWN_2),
     ("ko/guide.rst", 8, "ko", S, False, SHOWN),
     ("ko/guide.rst", 17, "ko", B, False,
      "raises RuntimeError: Tensors must have same number of dimensions: got 1 and 2 (line 17)"),
-    ("ko/notes.txt", 5, "ko", B, True,
+    ("ko/notes.txt", 4, "ko", B, True,
      "as published: IndentationError: expected an indented block after function definition "
-     "on line 1 (indentation lost in copying); with its indentation repaired: raises "
-     "TypeError: scale() missing 1 required positional argument: 'factor' (line 5)"),
+     "on line 1; with its indentation repaired: broken, raises TypeError: scale() missing 1 "
+     "required positional argument: 'factor' (line 5)"),
     ("ko/views.md", 10, "ko", S, False, SHOWN),
     ("ko/views.md", 24, "ko", C, False,
      "line 24: the article shows 'torch.Size([3, 2])', the run printed 'torch.Size([2, 3])'"),

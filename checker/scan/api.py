@@ -27,8 +27,14 @@ from checker.scan.document import Block
 from checker.scan.findings import Finding, Verdict
 from checker.scan.names import PLACEHOLDERS
 
-_PROSE_NAME = re.compile(r"(?<![\w.])torch(?:\.[A-Za-z_]\w*)+")
-_PROSE_METHOD = re.compile(r"`(?:torch\.)?(?:Tensor|tensor)\.([A-Za-z_]\w*)(?:\([^`]*\))?`")
+#: ``torch.a.b`` in prose: ASCII identifiers only (Japanese and Korean particles touch the
+#: name: ``torch.from_numpyは``), not part of an address (``.../torch.Tensor.detach.html``).
+_PROSE_NAME = re.compile(
+    r"(?<![\w./])torch(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?![A-Za-z0-9_/]|\.html?\b|\.[A-Za-z0-9_])"
+)
+_PROSE_METHOD = re.compile(
+    r"`(?:torch\.)?(?:Tensor|tensor)\.([A-Za-z_][A-Za-z0-9_]*)(?:\([^`]*\))?`"
+)
 #: Aliases every reader knows without an import line.
 _CUSTOMARY = {
     "torch": "torch",
@@ -55,11 +61,17 @@ class Reference:
 def prose_references(block: Block) -> list[Reference]:
     found = []
     for offset, sentence in language.sentences(block.text):
-        line = block.line_at(offset)
         quote = " ".join(sentence.split())
-        names = {m.group(0).rstrip(".") for m in _PROSE_NAME.finditer(sentence)}
-        names |= {f"torch.Tensor.{m.group(1)}" for m in _PROSE_METHOD.finditer(sentence)}
-        found += [Reference(name, line, "prose", quote) for name in sorted(names)]
+        named = [(m.group(0), m.start()) for m in _PROSE_NAME.finditer(sentence)]
+        named += [
+            (f"torch.Tensor.{m.group(1)}", m.start()) for m in _PROSE_METHOD.finditer(sentence)
+        ]
+        seen: set[tuple[str, int]] = set()
+        for name, start in named:
+            line = block.line_at(offset + start)  # the line that holds the name
+            if (name, line) not in seen:
+                seen.add((name, line))
+                found.append(Reference(name, line, "prose", quote))
     return found
 
 

@@ -97,7 +97,37 @@ def classify(lines: list[str]) -> list[Line]:
             open_quote = _opens_string(stripped)
             if open_quote is None:
                 depth = max(0, _bracket_balance(stripped))
-    return kinds
+    return _headings(lines, kinds)
+
+
+#: A line that is only a name, a call without arguments or a keyword setting: the shape of
+#: a heading (``detach()``, ``torch.from_numpy()``, ``no_grad``) or of a word wrapped onto
+#: its own line (``half()``, ``requires_grad=True``).
+_LONE = re.compile(r"^[A-Za-z_][\w.]*(?:\(\))?$|^[A-Za-z_]\w*=\w+$")
+
+
+def _headings(lines: list[str], kinds: list[Line]) -> list[Line]:
+    """Lone names that are prose: a heading the next sentence repeats (``detach()`` before
+    "detach() returns ..."), or a word between two prose lines."""
+
+    def neighbour(index: int, step: int) -> int | None:
+        index += step
+        while 0 <= index < len(kinds) and kinds[index] is Line.BLANK:
+            index += step
+        return index if 0 <= index < len(kinds) else None
+
+    found = list(kinds)
+    for index, kind in enumerate(kinds):
+        stripped = lines[index].strip()
+        if kind not in (Line.STRONG, Line.WEAK) or not _LONE.match(stripped):
+            continue
+        after, before = neighbour(index, 1), neighbour(index, -1)
+        name = stripped.removesuffix("()").split("=")[0].rsplit(".", 1)[-1]
+        repeated = after is not None and kinds[after] is Line.PROSE and name in lines[after]
+        between = all(i is None or kinds[i] is Line.PROSE for i in (before, after))
+        if repeated or between:
+            found[index] = Line.PROSE
+    return found
 
 
 def line_kind(stripped: str) -> Line:  # noqa: PLR0911  one rule per return

@@ -70,6 +70,8 @@ class ScanResult:
     torch_version: str = ""
     #: Devices absent here, with the reason.
     absent: Mapping[str, str] = field(default_factory=dict)
+    #: Per file: seconds its own code ran in the sandbox (the rest of a scan is overhead).
+    code_seconds: Mapping[str, float] = field(default_factory=dict)
 
     def summary(self) -> dict[str, int]:
         counts = Counter(f.verdict.value for f in self.findings)

@@ -85,13 +85,19 @@ def scan(paths: Sequence[Path], registry: Registry, options: ScanOptions) -> Sca
         for document, mention in mentioned
     ]
     sandbox_measures: dict[str, Any] = {}
-    findings += _code_findings(documents, options, sandbox_measures)
+    code_seconds: dict[str, float] = {}
+    findings += _code_findings(documents, options, sandbox_measures, code_seconds)
     findings.sort(key=lambda f: (f.path, f.line, f.kind))
     absent: dict[str, str] = {
         d: p.reason for d in options.devices if not (p := devices_mod.presence(d)).present
     }
     return ScanResult(
-        tuple(findings), tuple(errors), sandbox_measures, devices_mod.torch_version(), absent
+        tuple(findings),
+        tuple(errors),
+        sandbox_measures,
+        devices_mod.torch_version(),
+        absent,
+        code_seconds,
     )
 
 
@@ -143,7 +149,10 @@ def _linker(options: ScanOptions) -> Any:
 
 
 def _code_findings(
-    documents: list[tuple[Document, str]], options: ScanOptions, measures: dict[str, Any]
+    documents: list[tuple[Document, str]],
+    options: ScanOptions,
+    measures: dict[str, Any],
+    code_seconds: dict[str, float],
 ) -> list[Finding]:
     """Snippet findings (when code runs) and API findings, with one sandbox for the scan."""
     prepared = {id(d): _prepare(d) for d, _ in documents}
@@ -156,11 +165,12 @@ def _code_findings(
     try:
         resolved = _resolve(sandbox, [r for refs in references.values() for r in refs])
         for document, lang in documents:
-            snippet_findings = []
+            snippet_findings: list[Finding] = []
             if options.run_code:
-                snippet_findings = _run_article(
+                snippet_findings, seconds = _run_article(
                     document, lang, prepared[id(document)], options, sandbox, cuda, measures
                 )
+                code_seconds[str(document.path)] = seconds
             found += snippet_findings
             broken = {f.line for f in snippet_findings if f.verdict is FindingVerdict.BROKEN}
             found += [
@@ -242,8 +252,9 @@ def _run_article(  # noqa: PLR0917
     sandbox: Sandbox,
     cuda: bool,
     measures: dict[str, Any],
-) -> list[Finding]:
-    """Run one article's snippets in order in one session and judge each."""
+) -> tuple[list[Finding], float]:
+    """Run one article's snippets in order in one session and judge each; also the seconds
+    the article's own code ran."""
     runnable = [p for p in prepared if p.program is not None]
     outcomes = dict(
         zip(
@@ -262,7 +273,6 @@ def _run_article(  # noqa: PLR0917
         cuda,
         options.limits.timeout_s,
         options.limits.memory_bytes,
-        plain_text=document.format == "txt",
     )
     anywhere = frozenset(name for p in prepared for name in p.binds)
     earlier: dict[str, int] = {}
@@ -272,4 +282,4 @@ def _run_article(  # noqa: PLR0917
         found.append(snippets.judge(item, outcomes.get(id(item)), context, session))
         for name in item.binds:
             earlier.setdefault(name, item.block.line)
-    return found
+    return found, sum(o.seconds for o in outcomes.values())

@@ -87,9 +87,8 @@ class Outcome:
     supplied: tuple[str, ...] = ()
     #: It ran in a new namespace: an earlier snippet was stopped and its session lost.
     fresh: bool = False
-    #: It never ran: an earlier snippet of the same job was stopped first and the rerun
-    #: failed too (the sandbox failed).
-    skipped: bool = False
+    #: Seconds the snippet's own code ran (its statements, not the sandbox around them).
+    seconds: float = 0.0
 
 
 @dataclass
@@ -199,16 +198,19 @@ def _outcomes(report: dict[str, Any], duration: float) -> list[Outcome]:
                 duration_s=duration,
                 values={int(k): v for k, v in program.get("values", {}).items()},
                 supplied=tuple(program.get("supplied", [])),
+                seconds=float(program.get("seconds", 0.0)),
             )
         )
     stopped = report.get("stopped")
     if stopped is not None:
+        ran = sum(o.seconds for o in found)
         found.append(
             Outcome(
                 signal=stopped.get("signal"),
                 timed_out=bool(stopped.get("timed_out")),
                 measures=measures,
                 duration_s=duration,
+                seconds=max(0.0, duration - ran),
             )
         )
     return found

@@ -33,6 +33,7 @@ import signal
 import socket
 import struct
 import sys
+import tempfile
 import time
 import traceback
 from typing import Any
@@ -169,7 +170,9 @@ def _child(args: dict[str, Any], work: str, out_path: str, result_fd: int) -> No
     _send(result_fd, {"measures": measures})
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     for index, program in enumerate(args["programs"]):
+        started = time.perf_counter()
         result = _execute(program, namespace)
+        result["seconds"] = time.perf_counter() - started
         if os.getpid() != me:  # a process the snippet forked got here: it must not report
             os._exit(0)
         with contextlib.suppress(Exception):
@@ -188,6 +191,7 @@ def _send(fd: int, message: dict[str, Any]) -> None:
 def _scrub_environment(work: str) -> None:
     os.environ.clear()
     os.environ.update({"PATH": "/usr/bin:/bin", "HOME": work, "TMPDIR": work, "LANG": "C.UTF-8"})
+    tempfile.tempdir = None  # the zygote's choice is cached: make tempfile read TMPDIR again
 
 
 def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:

@@ -19,10 +19,10 @@ A snippet the sandbox stops for its output, its processes or a refused file acce
 Customary imports the article leaves out (``import torch``, ``import numpy as np``...) are
 supplied, and the evidence says so; they are never the verdict.
 
-A snippet that does not compile because of its indentation is repaired and run repaired; it
-gets one finding with both facts. In plain text (an article copied from a web page, where
-indentation is lost in the copy) the finding's verdict is the repaired code's; in a format
-that keeps indentation (Markdown, reST, notebooks, catalogs) the code is broken as published.
+A block indented as a whole is dedented first: that is the page's layout, not the code's. A
+snippet that still does not compile because of its indentation (it lost it) is ``broken`` as
+published, at the line of the error; it is repaired and run repaired (so the snippets after
+it see what it defines), and its one finding gives both facts.
 """
 
 from __future__ import annotations
@@ -67,8 +67,6 @@ class Context:
     cuda_present: bool
     timeout_s: float
     memory_bytes: int = 0
-    #: The article is plain text: indentation lost in copying is not the author's doing.
-    plain_text: bool = False
 
 
 @dataclass(frozen=True)
@@ -189,18 +187,11 @@ def judge(
         evidence += ", which the article leaves out)"
     if not prepared.repaired:
         return finding(verdict, where or code.line, evidence)
-    published = f"as published: {prepared.published}"
-    if context.plain_text:
-        return finding(
-            verdict,
-            where or code.line,
-            f"{published} (indentation lost in copying); with its indentation repaired: "
-            + evidence,
-        )
     return finding(
         Verdict.BROKEN,
         prepared.published_line,
-        f"{published}; with its indentation repaired: {verdict.value}, {evidence}",
+        f"as published: {prepared.published}; with its indentation repaired: "
+        f"{verdict.value}, {evidence}",
     )
 
 

@@ -70,6 +70,12 @@ def stated_value(comment: str, names: tuple[str, ...] = ()) -> str | None:
     value = _leading_value(text)
     if value is None:
         return None
+    while True:  # several values: "# True True", "# 3, 12"
+        more = re.match(r"[ \t]*,?[ \t]+|,", text[len(value) :])
+        following = _leading_value(text[len(value) + more.end() :]) if more else None
+        if more is None or following is None:
+            break
+        value = text[: len(value) + more.end() + len(following)]
     rest = text[len(value) :]
     if _NUMBER_ONLY.fullmatch(value) and re.match(r"\s+[A-Za-z]", rest):
         return None  # "3 elements", "2 tensors share": a count in a sentence

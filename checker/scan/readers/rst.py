@@ -57,8 +57,10 @@ def read(path: Path, text: str) -> Document:
         elif isinstance(node, (nodes.paragraph, nodes.title)):
             body = node.astext().split("\n")
             blocks.append(block(BlockKind.PROSE, body, finder.find(body[0], node.line)))
-    blocks.sort(key=lambda b: b.line)
-    return Document(path, "rst", tuple(blocks), tuple(sorted(set(errors))))
+    # A table of contents repeats the section titles: keep each line's text once.
+    unique = list({(b.kind, b.line, b.text): b for b in blocks}.values())
+    unique.sort(key=lambda b: b.line)
+    return Document(path, "rst", tuple(unique), tuple(sorted(set(errors))))
 
 
 def _message(node: Any) -> str:
@@ -93,6 +95,13 @@ class _LineFinder:
 
     def find(self, first: str, hint: Any) -> int:
         needle = first.strip()[:40]
+        if needle and isinstance(hint, int):
+            # docutils' line is a paragraph's first line, or the line after a literal block:
+            # the nearest line at or before it that holds the text is where the node starts.
+            for i in range(min(hint, len(self.lines)) - 1, -1, -1):
+                if needle in self.lines[i]:
+                    self.cursor = i + 1
+                    return i + 1
         for i in range(self.cursor, len(self.lines)):
             if needle and needle in self.lines[i]:
                 self.cursor = i + 1
