@@ -46,7 +46,7 @@ SNIPPETS = [
     ("en/snippets.md", 10, "en", S, False, SHOWN),
     ("en/snippets.md", 18, "en", S, False, SHOWN),
     ("en/snippets.md", 26, "en", S, False, SHOWN),
-    ("en/snippets.md", 38, "en", C, False, "line 38: the article shows '7', the run printed '6'"),
+    ("en/snippets.md", 42, "en", C, False, "line 42: the article shows '7', the run printed '6'"),
     ("en/snippets.md", 49, "en", B, False,
      "raises RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3) (line 49)"),
     ("en/snippets.md", 56, "en", N, False, CUDA.format(56)),
@@ -58,10 +58,10 @@ SNIPPETS = [
      "raises RuntimeError: shape '[3]' is invalid for input of size 2 (line 26)"),
     ("ja/memory.md", 33, "ja", N, False, CUDA.format(33)),
     ("ja/messages.po", 13, "ja", S, False, SHOWN),
-    ("ja/messages.po", 24, "ja", C, False, "line 24: the article shows '4', the run printed '3'"),
+    ("ja/messages.po", 25, "ja", C, False, "line 25: the article shows '4', the run printed '3'"),
     ("ja/notebook.ipynb", 26, "ja", S, False, SHOWN),
-    ("ja/notebook.ipynb", 45, "ja", C, False,
-     "line 45: the article shows '3.0', the run printed '2.0'"),
+    ("ja/notebook.ipynb", 44, "ja", C, False,
+     "line 44: the article shows '3.0', the run printed '2.0'"),
     ("ja/notebook.ipynb", 55, "ja", N, False, CUDA.format(55)),
     ("ja/notes.txt", 4, "ja", B, True,
      "as published: IndentationError: expected an indented block after class definition on "
@@ -76,8 +76,8 @@ SNIPPETS = [
      "on line 1; with its indentation repaired: broken, raises TypeError: scale() missing 1 "
      "required positional argument: 'factor' (line 5)"),
     ("ko/views.md", 10, "ko", S, False, SHOWN),
-    ("ko/views.md", 24, "ko", C, False,
-     "line 24: the article shows 'torch.Size([3, 2])', the run printed 'torch.Size([2, 3])'"),
+    ("ko/views.md", 25, "ko", C, False,
+     "line 25: the article shows 'torch.Size([3, 2])', the run printed 'torch.Size([2, 3])'"),
     ("ko/views.md", 31, "ko", U, False, NOTHING),
 ]  # fmt: skip
 

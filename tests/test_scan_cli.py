@@ -112,7 +112,7 @@ def test_github_annotations(capsys: pytest.CaptureFixture[str]) -> None:
     assert heads >= {
         f"error file={path},line=3,title=claim contradicted "
         "(saved-tensors/myth-disable-reduces-memory)",
-        f"error file={path},line=38,title=snippet contradicted",
+        f"error file={path},line=42,title=snippet contradicted",
         f"error file={path},line=49,title=snippet broken",
         f"notice file={path},line=56,title=snippet needs-cuda",
     }

@@ -8,9 +8,14 @@ attribute or a constant (``torch.autograd.graph.disable_saved_tensors_hooks``, `
 *weak*: it belongs to a snippet only between other code lines, since prose that mentions an API
 on a line of its own looks the same. Comment lines belong to an adjacent snippet.
 
-A run of code lines is a snippet when it holds at least two strong statements; a shorter run
-is prose (an API name broken onto its own line). Prose lines form one paragraph each, except
-that a line ending in an identifier, a comma or ``、`` continues on the next line.
+After code, a label line ("Output:", "実行結果:", "결과창:") announces what it printed: the lines of
+values below it are the code's shown output.
+
+A run of code lines is a snippet when it holds at least two strong statements, or one that
+cannot be prose (an assignment, an import, a call with arguments: ``e = a.clone()``,
+``print(calls)``); a shorter run is prose (an API name broken onto its own line). Prose lines
+form one paragraph each, except that a line ending in an identifier, a comma or ``、`` continues
+on the next line.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ _DECORATOR = re.compile(r"^@[\w.]+(?:\(.*\))?$")
 _BULLET = re.compile(r"^(?:[-*+•・]\s|\d+[.)]\s|[*•])")
 _QUOTED = re.compile(r"'''.*?'''|\"\"\".*?\"\"\"|'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
 _IMPORT = re.compile(r"^(?:import\s|from\s+\S+\s+import\s)")
+#: A line that continues the sentence of a code line before it: a particle ("を実行する前に",
+#: "는 ...") or a lowercase word.
+_PARTICLE = re.compile(r"^(?:[をはがのにでともへや]|[은는이가을를의에로와과도](?:\s|$)|[a-z])")
 _JOINS_NEXT = re.compile(r"[A-Za-z0-9_)`'\"、,，]$")
 #: Minimum strong statements in a run of code lines for it to be a snippet.
 MIN_STATEMENTS = 2
@@ -56,7 +64,9 @@ def split_blocks(lines: list[str], first_line: int) -> list[Block]:
         if end > i:
             run = _trim(kinds, i, end)
             strong = sum(kinds[k] is Line.STRONG for k in range(*run))
-            if strong >= MIN_STATEMENTS:
+            if strong >= MIN_STATEMENTS or (
+                strong == 1 and any(_certain(lines[k]) for k in range(*run))
+            ):
                 prose.extend(k for k in range(i, run[0]) if kinds[k] is not Line.BLANK)
                 blocks.extend(_paragraphs(lines, prose, first_line))
                 prose = []
@@ -73,7 +83,60 @@ def split_blocks(lines: list[str], first_line: int) -> list[Block]:
             prose.append(i)
         i += 1
     blocks.extend(_paragraphs(lines, prose, first_line))
-    return sorted(blocks, key=lambda b: b.line)
+    return _shown_outputs(sorted(blocks, key=lambda b: b.line))
+
+
+#: A line that announces what the code above printed: "Output:", "実行結果:", "결과창:".
+_OUTPUT_LABEL = re.compile(
+    r"^(?:output|out|result|results|console|実行結果|出力結果?|結果|결과창?|출력(?:\s*결과)?|"
+    r"실행\s*결과)\s*[:：]?$",
+    re.IGNORECASE,
+)
+#: A line of printed values: it holds a number, a bracket or a Python constant.
+_OUTPUT_LINE = re.compile(r"^[\x20-\x7e]*(?:\d|\[|\(|True|False|None|tensor)[\x20-\x7e]*$")
+
+
+def _shown_outputs(blocks: list[Block]) -> list[Block]:
+    """Prose after an output label that follows code is that code's shown output."""
+    found: list[Block] = []
+    index = 0
+    while index < len(blocks):
+        current = blocks[index]
+        found.append(current)
+        index += 1
+        label = current.kind is BlockKind.PROSE and _OUTPUT_LABEL.match(current.text.strip())
+        if not label or len(found) < 2 or found[-2].kind is not BlockKind.CODE:
+            continue
+        rows: list[str] = []
+        numbers: list[int] = []
+        while (
+            index < len(blocks)
+            and blocks[index].kind is BlockKind.PROSE
+            and all(_OUTPUT_LINE.match(row.strip()) for row in blocks[index].text.split("\n"))
+            and blocks[index].line == (numbers[-1] + 1 if numbers else current.lines[-1] + 1)
+        ):
+            rows += blocks[index].text.split("\n")
+            numbers += blocks[index].lines
+            index += 1
+        if rows:  # the label is no sentence: the output takes its place after the code
+            found[-1] = Block(BlockKind.OUTPUT, "\n".join(rows), tuple(numbers))
+    return found
+
+
+def _certain(line: str) -> bool:
+    """A line that is a whole statement no sentence could be: an assignment, an import, or a
+    call with arguments."""
+    try:
+        tree = ast.parse(_without_comment(line.strip()).rstrip())
+    except (SyntaxError, ValueError):
+        return False
+    if len(tree.body) != 1:
+        return False
+    node = tree.body[0]
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Import, ast.ImportFrom)):
+        return True
+    call = node.value if isinstance(node, ast.Expr) else None
+    return isinstance(call, ast.Call) and bool(call.args or call.keywords)
 
 
 def classify(lines: list[str]) -> list[Line]:
@@ -250,7 +313,8 @@ def _code(lines: list[str], run: tuple[int, int], first_line: int) -> Block:
 
 
 def _paragraphs(lines: list[str], indices: list[int], first_line: int) -> list[Block]:
-    """One block per prose line, joining a line that ends mid-sentence with the next."""
+    """One block per prose line, joining a line that ends mid-sentence with the next (a line
+    that is code, such as a method standing in a list, ends its paragraph)."""
     blocks: list[Block] = []
     group: list[int] = []
     for index in indices:
@@ -259,6 +323,10 @@ def _paragraphs(lines: list[str], indices: list[int], first_line: int) -> list[B
             and _JOINS_NEXT.search(lines[group[-1]].rstrip())
             and not _BULLET.match(lines[index].strip())
             and not _BULLET.match(lines[group[-1]].strip())
+            and (
+                line_kind(lines[group[-1]].strip()) is not Line.STRONG
+                or _PARTICLE.match(lines[index].strip())
+            )
         ):
             blocks.append(_prose(lines, group, first_line))
             group = []

@@ -45,6 +45,9 @@ class Expectation:
     #: What a comment is compared with: ``""`` what the statement printed; ``"expr"`` the
     #: value of the expression statement; else the name whose value the statement set.
     value: str = ""
+    #: For the prints inside a ``with`` block, each with a value comment: ``(article line,
+    #: value)`` in order; :attr:`text` is their values, one per line.
+    parts: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,30 +74,32 @@ class Program:
         return self.lines[max(0, min(source_line, len(self.lines)) - 1)]
 
 
-def from_block(text: str, lines: tuple[int, ...]) -> tuple[Program, list[tuple[int, str]]]:
+def from_block(text: str, lines: tuple[int, ...]) -> tuple[Program, list[tuple[int, str, int]]]:
     """The program of a code block, and for doctest sessions the examples' outputs as
-    ``(source line after which it is shown, text)``. A block indented as a whole (indented
-    Markdown code, code under a list item) is dedented first."""
+    ``(source line after which it is shown, text, article line of its first line)``. A block
+    indented as a whole (indented Markdown code, code under a list item) is dedented first."""
     text = textwrap.dedent(text)
     raw = text.split("\n")
     if not any(_PROMPT.match(line) and line.lstrip().startswith(">>>") for line in raw):
         return Program(text, lines, "exec", False), []
     source: list[str] = []
     source_lines: list[int] = []
-    outputs: list[tuple[int, str]] = []
+    outputs: list[tuple[int, str, int]] = []
     pending: list[str] = []
+    shown_at = 0
     for line, number in zip(raw, lines, strict=True):
         match = _PROMPT.match(line)
         if match:
             if pending and source:
-                outputs.append((len(source), "\n".join(pending)))
+                outputs.append((len(source), "\n".join(pending), shown_at))
             pending = []
             source.append(line[match.end() :])
             source_lines.append(number)
         elif line.strip():
+            shown_at = shown_at if pending else number
             pending.append(line.strip())
     if pending and source:
-        outputs.append((len(source), "\n".join(pending)))
+        outputs.append((len(source), "\n".join(pending), shown_at))
     return Program("\n".join(source), tuple(source_lines), "single", True), outputs
 
 
@@ -105,7 +110,7 @@ def statements(tree: ast.Module) -> list[Statement]:
 def expectations(
     program: Program,
     tree: ast.Module,
-    doctest_outputs: list[tuple[int, str]],
+    doctest_outputs: list[tuple[int, str, int]],
     shown_after: str | None,
     shown_line: int,
 ) -> list[Expectation]:
@@ -115,8 +120,10 @@ def expectations(
         return []
     source_lines = program.source.split("\n")
     if program.doctest:
-        return _ranged(program, stmts, [(line, text, "doctest") for line, text in doctest_outputs])
-    marks: list[tuple[int, str, str]] = []
+        return _ranged(
+            program, stmts, [(line, text, "doctest", at) for line, text, at in doctest_outputs]
+        )
+    marks: list[tuple[int, str, str, int]] = []
     for node in tree.body:
         if (
             isinstance(node, ast.Expr)
@@ -124,9 +131,9 @@ def expectations(
             and isinstance(node.value.value, str)
             and node.lineno > stmts[0].start
         ):
-            marks.append((node.lineno - 1, node.value.value, "block"))
+            marks.append((node.lineno - 1, node.value.value, "block", 0))
     if shown_after is not None:
-        marks.append((len(source_lines), shown_after, "block"))
+        marks.append((len(source_lines), shown_after, "block", shown_line))
     if marks:
         return _ranged(program, stmts, marks)
     return _comments(program, stmts, source_lines)
@@ -135,20 +142,20 @@ def expectations(
 def _ranged(
     program: Program,
     stmts: list[Statement],
-    marks: list[tuple[int, str, str]],
+    marks: list[tuple[int, str, str, int]],
 ) -> list[Expectation]:
-    """Each mark covers the statements that end before it and after the previous mark."""
+    """Each mark covers the statements that end before it and after the previous mark; it is
+    shown at its article line (0: the line after the statements, for a string literal)."""
     found: list[Expectation] = []
     first = 0
-    for after_line, text, kind in sorted(marks):
+    for after_line, text, kind, shown_at in sorted(marks):
         covered = [i for i, s in enumerate(stmts) if first <= i and s.end <= after_line]
         if not covered:
             continue
         last = covered[-1]
         if not _varies(program, stmts, covered[0], last):
-            found.append(
-                Expectation(covered[0], last, text, program.article_line(after_line + 1), kind)
-            )
+            line = shown_at or program.article_line(after_line + 1)
+            found.append(Expectation(covered[0], last, text, line, kind))
         first = last + 1
     return found
 
@@ -163,6 +170,11 @@ def _comments(program: Program, stmts: list[Statement], source: list[str]) -> li
     for index, (stmt, node) in enumerate(zip(stmts, body, strict=True)):
         what, names = _compared(node)
         if what is None:
+            nested = _nested_prints(node, comments)
+            if nested and not _varies(program, stmts, index, index):
+                parts = tuple((program.article_line(line), value) for line, value in nested)
+                joined = "\n".join(value for _, value in parts)
+                found.append(Expectation(index, index, joined, parts[0][0], "comment", "", parts))
             continue
         following = stmts[index + 1].start if index + 1 < len(stmts) else len(source) + 1
         text, line = comments.get(stmt.end), stmt.end
@@ -184,6 +196,38 @@ def _comments(program: Program, stmts: list[Statement], source: list[str]) -> li
                 Expectation(index, index, value, program.article_line(line), "comment", what)
             )
     return found
+
+
+def _nested_prints(node: ast.stmt, comments: dict[int, str]) -> list[tuple[int, str]]:
+    """The prints of a ``with`` block (run once, in order: no loop, function or branch around
+    them) when each has a value comment on its line: ``(source line, value)``; else none."""
+    if not isinstance(node, (ast.With, ast.AsyncWith)):
+        return []
+    prints: list[ast.Call] = []
+    pending: list[ast.AST] = list(node.body)
+    while pending:
+        child = pending.pop(0)
+        if isinstance(child, (ast.For, ast.While, ast.If, ast.Try, ast.FunctionDef, ast.Lambda)):
+            if any(_is_print(n) for n in ast.walk(child)):
+                return []  # a print that may run never, or many times
+            continue
+        if _is_print(child):
+            prints.append(child)  # type: ignore[arg-type]
+        pending[:0] = list(ast.iter_child_nodes(child))
+    found = []
+    for call in prints:
+        line = call.end_lineno or call.lineno
+        value = stated_value(comments.get(line, ""), tuple(ast.unparse(a) for a in call.args))
+        if value is None:
+            return []
+        found.append((line, value))
+    return found
+
+
+def _is_print(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print"
+    )
 
 
 def _first_comment_line(source: list[str], line: int, following: int) -> int:

@@ -18,6 +18,7 @@ _MARK = {
     Verdict.BROKEN: "✗",
     Verdict.SUPPORTED: "✓",
     Verdict.NEEDS_CUDA: "·",
+    Verdict.OUTDATED: "~",
     Verdict.UNVERIFIED: "?",
 }
 
@@ -85,6 +86,8 @@ def render_github(result: ScanResult) -> str:
     for f in result.findings:
         if f.verdict in FAILING:
             level = "error"
+        elif f.verdict is Verdict.OUTDATED:
+            level = "warning"
         elif f.verdict is Verdict.NEEDS_CUDA:
             level = "notice"
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -196,14 +196,17 @@ def _prepare(document: Document) -> list[snippets.Prepared]:
 
 
 def _references(document: Document, prepared: list[snippets.Prepared]) -> list[api.Reference]:
-    found = [
-        ref
-        for block in document.blocks
-        if block.kind is BlockKind.PROSE and not block.source
-        for ref in api.prose_references(block)
-    ]
     trees = [(p, ast.parse(p.program.source)) for p in prepared if p.program is not None]
     aliases = api.aliases_of(tree for _, tree in trees)
+    found = []
+    for block in document.blocks:
+        if block.kind is not BlockKind.PROSE or block.source:
+            continue
+        call = _code_line(block.text)
+        if call is None:
+            found += api.prose_references(block)
+        else:  # a line of code standing in prose: a method in a list (``tensor.ones_()``)
+            found += api.code_references(call, aliases, _constant(block.line), block.text)
     for item, tree in trees:
         assert item.program is not None
         body = tree.body
@@ -219,6 +222,22 @@ def _references(document: Document, prepared: list[snippets.Prepared]) -> list[a
             if ref.line not in raising
         ]
     return found
+
+
+def _constant(line: int) -> Callable[[int], int]:
+    """A line map for code that stands on one article line."""
+    return lambda _: line
+
+
+def _code_line(text: str) -> ast.Module | None:
+    """A prose block that is one line of Python with a call in it, parsed."""
+    if "\n" in text or not text.isascii():
+        return None
+    try:
+        tree = ast.parse(text.strip())
+    except (SyntaxError, ValueError):
+        return None
+    return tree if any(isinstance(n, ast.Call) for n in ast.walk(tree)) else None
 
 
 #: A doctest output that shows an exception: the example raises on purpose.

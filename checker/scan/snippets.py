@@ -248,7 +248,8 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
     if not prepared.expected:
         note = "; it uses CUDA, absent here" if uses_cuda else ""
         return Verdict.UNVERIFIED, None, f"runs; the article shows no output to compare{note}"
-    for expectation in prepared.expected:
+    for expected in prepared.expected:
+        expectation = expected
         if expectation.value:
             got = outcome.values.get(expectation.first)
             if got is None:
@@ -261,6 +262,9 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
                 if expectation.source == "comment"
                 else compare.matches(expectation.text, got)
             )
+        if not same and expectation.parts:
+            line, want, got = _first_difference(expectation, got)
+            expectation = dataclasses.replace(expectation, line=line, text=want)
         if not same:
             verdict = Verdict.NEEDS_CUDA if uses_cuda else Verdict.CONTRADICTED
             shows = "states" if expectation.source == "comment" else "shows"
@@ -275,6 +279,17 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
             )
     count = len(prepared.expected)
     return Verdict.SUPPORTED, None, f"prints what the article shows ({count} output(s) compared)"
+
+
+def _first_difference(expectation: Expectation, got: str) -> tuple[int, str, str]:
+    """Where the prints of a block first differ from their comments: ``(line, stated,
+    printed)``; the whole output when it cannot be split one line per print."""
+    printed = [line for line in got.split("\n") if line.strip()]
+    if len(printed) == len(expectation.parts):
+        for (line, want), have in zip(expectation.parts, printed, strict=True):
+            if not same_value(want, have):
+                return line, want, have
+    return expectation.line, expectation.text, got
 
 
 def _name_error(  # noqa: PLR0917
