@@ -44,11 +44,15 @@ class Vocabulary:
     #: "allocat"): then a sentence agrees with it when it is negated too. ``None``: read it from
     #: the English statement's negations (:func:`checker.language.predicate_negated`).
     denies: bool | None = None
+    #: Per language, stems of the opposite predicate: a sentence that uses one of them (and
+    #: none of :attr:`predicates`) denies the statement ("``detach()`` copies" denies
+    #: "``detach()`` shares storage").
+    opposites: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.subjects:
             raise ValueError("a vocabulary needs at least one subject")
-        unknown = set(self.predicates) - set(LANGS)
+        unknown = (set(self.predicates) | set(self.opposites)) - set(LANGS)
         if unknown:
             raise ValueError(f"unknown languages in vocabulary: {sorted(unknown)}")
 

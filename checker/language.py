@@ -175,6 +175,9 @@ class Mention:
     #: The subject and predicate stems that matched.
     subject: str
     predicate: str
+    #: The predicate is one of the vocabulary's opposites: the sentence denies the statement
+    #: when it asserts its own predicate.
+    opposite: bool = False
 
 
 _SIMPLE_CODE_ONLY = re.compile(r"`[^`]*`")
@@ -189,6 +192,15 @@ def _blank_complex_code(match: re.Match[str]) -> str:
     return " " * len(code)
 
 
+def _names(subject: str, prose: str) -> bool:
+    """Whether ``prose`` names ``subject``: a subject that starts or ends with a letter is
+    not part of a longer word ("del " is not in "model ", "conv" is in "conv2d")."""
+    if subject[:1].isascii() and subject[:1].isalnum():
+        pattern = r"(?<![A-Za-z0-9_])" + re.escape(subject)
+        return re.search(pattern, prose) is not None
+    return subject in prose
+
+
 def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:
     """Claims whose vocabulary the sentence uses: a subject and a predicate of its language."""
     found = []
@@ -198,19 +210,21 @@ def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:
         vocabulary = claim.vocabulary
         if vocabulary is None:
             continue
-        subject = next((s for s in vocabulary.subjects if s in prose), None)
+        subject = next((s for s in vocabulary.subjects if _names(s, prose)), None)
         if subject is None:
             continue
         outside = lowered.replace(subject.lower(), "\0")  # a predicate is more than the subject
-        predicate = next(
-            (p for p in vocabulary.predicates.get(lang, ()) if p.lower() in outside), None
-        )
+        opposite = False
+        stems = vocabulary.predicates.get(lang, ())
+        predicate = next((p for p in stems if p.lower() in outside), None)
+        if predicate is None:
+            stems = vocabulary.opposites.get(lang, ())
+            predicate = next((p for p in stems if p.lower() in outside), None)
+            opposite = True
         if predicate is None:
             continue
-        stems = vocabulary.predicates.get(lang, ())
-        found.append(
-            Mention(claim, not predicate_negated(sentence, lang, stems), subject, predicate)
-        )
+        negated = predicate_negated(sentence, lang, stems)
+        found.append(Mention(claim, negated == opposite, subject, predicate, opposite))
     return found
 
 

@@ -48,6 +48,15 @@ CONTRADICTED = {
     "000": {
         (2, "saved-tensors/myth-disable-reduces-memory"),
         (2, "saved-tensors/myth-disable-reduces-compute"),
+        # "this context manager" (the title's disable_saved_tensors_hooks) does these
+        (3, "saved-tensors/myth-disable-stops-saving"),
+        (8, "saved-tensors/myth-disable-stops-saving"),
+        (20, "saved-tensors/myth-disable-reduces-memory"),
+        (20, "saved-tensors/myth-disable-reduces-compute"),
+        (21, "saved-tensors/myth-disable-breaks-gradients"),
+        (41, "saved-tensors/myth-disable-reduces-memory"),
+        (41, "saved-tensors/myth-disable-reduces-compute"),
+        (42, "saved-tensors/myth-disable-breaks-gradients"),
         (5, "saved-tensors/myth-autograd-saves-every-intermediate"),
         (50, "saved-tensors/myth-del-reduces-compute"),
         (60, "saved-tensors/myth-pool-shares-tensor-without-copy"),

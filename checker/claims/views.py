@@ -1185,6 +1185,12 @@ _SHARE: dict[Lang, tuple[str, ...]] = {
     "ja": ("共有", "浅いコピー"),
     "ko": ("공유", "얕은 복사"),
 }
+#: "Returns a view": said of operations that are not views (the gather family's myths).
+_VIEW: dict[Lang, tuple[str, ...]] = {
+    "en": (*_SHARE["en"], "a view"),
+    "ja": (*_SHARE["ja"], "ビュー"),
+    "ko": (*_SHARE["ko"], "뷰"),
+}
 _COPY: dict[Lang, tuple[str, ...]] = {
     "en": ("copy", "copies", "new memory"),
     "ja": ("コピー", "複製", "新しいメモリ"),
@@ -1228,7 +1234,7 @@ CLAIMS = (
             "vi-flatten-contiguous-shares",
             "vi-view-reshape-allocated",
         ),
-        vocabulary=Vocabulary(subjects=("view(", "reshape("), predicates=_SHARE),
+        vocabulary=Vocabulary(subjects=("view(", "reshape("), predicates=_SHARE, opposites=_COPY),
     ),
     Claim(
         id="views/reshape-copies-non-contiguous",
@@ -1241,7 +1247,7 @@ CLAIMS = (
             "vi-reshape-transposed-allocated",
             "vi-view-transposed-error",
         ),
-        vocabulary=Vocabulary(subjects=("reshape(",), predicates=_COPY),
+        vocabulary=Vocabulary(subjects=("reshape(",), predicates=_COPY, opposites=_SHARE),
     ),
     Claim(
         id="views/basic-indexing-returns-views",
@@ -1256,7 +1262,7 @@ CLAIMS = (
             "vi-ellipsis-index-shares",
             "vi-write-through-slice",
         ),
-        vocabulary=Vocabulary(subjects=("x[:]", "[:]"), predicates=_SHARE),
+        vocabulary=Vocabulary(subjects=("x[:]", "[:]"), predicates=_SHARE, opposites=_COPY),
     ),
     Claim(
         id="views/transpose-and-expand-are-views",
@@ -1265,7 +1271,9 @@ CLAIMS = (
         expect=Expect.HOLDS,
         probe=probe_transpose_expand,
         measures=("vi-transpose-shares", "vi-expand-shares", "vi-expand-stride"),
-        vocabulary=Vocabulary(subjects=("transpose(", "expand("), predicates=_SHARE),
+        vocabulary=Vocabulary(
+            subjects=("transpose(", "expand("), predicates=_SHARE, opposites=_COPY
+        ),
     ),
     Claim(
         id="views/myth-index-select-shares-memory",
@@ -1277,7 +1285,7 @@ CLAIMS = (
             "vi-index-select-write-reaches-input",
             "vi-index-select-allocated",
         ),
-        vocabulary=Vocabulary(subjects=("index_select",), predicates=_SHARE),
+        vocabulary=Vocabulary(subjects=("index_select",), predicates=_VIEW, opposites=_COPY),
     ),
     Claim(
         id="views/myth-masked-select-shares-memory",
@@ -1289,7 +1297,7 @@ CLAIMS = (
             "vi-masked-select-write-reaches-input",
             "vi-masked-select-allocated",
         ),
-        vocabulary=Vocabulary(subjects=("masked_select",), predicates=_SHARE),
+        vocabulary=Vocabulary(subjects=("masked_select",), predicates=_VIEW, opposites=_COPY),
     ),
     Claim(
         id="views/myth-gather-shares-memory",
@@ -1297,7 +1305,7 @@ CLAIMS = (
         expect=Expect.FAILS,
         probe=probe_gather_myth,
         measures=("vi-gather-shares", "vi-gather-write-reaches-input", "vi-gather-allocated"),
-        vocabulary=Vocabulary(subjects=("gather",), predicates=_SHARE),
+        vocabulary=Vocabulary(subjects=("gather",), predicates=_VIEW, opposites=_COPY),
     ),
     Claim(
         id="views/advanced-indexing-copies",
@@ -1336,7 +1344,9 @@ CLAIMS = (
             "vi-from-numpy-dtype",
             "vi-from-numpy-allocated",
         ),
-        vocabulary=Vocabulary(subjects=("from_numpy", "numpy()"), predicates=_SHARE),
+        vocabulary=Vocabulary(
+            subjects=("from_numpy", "numpy()"), predicates=_SHARE, opposites=_COPY
+        ),
     ),
     Claim(
         id="views/as-tensor-shares-when-dtype-and-device-match",
@@ -1349,7 +1359,7 @@ CLAIMS = (
             "vi-as-tensor-other-dtype-shares",
             "vi-as-tensor-on-device-shares",
         ),
-        vocabulary=Vocabulary(subjects=("as_tensor",), predicates=_SHARE),
+        vocabulary=Vocabulary(subjects=("as_tensor",), predicates=_SHARE, opposites=_COPY),
     ),
     Claim(
         id="views/torch-tensor-copies",
@@ -1363,7 +1373,7 @@ CLAIMS = (
             "vi-tensor-from-tensor-shares",
             "vi-tensor-from-tensor-warning",
         ),
-        vocabulary=Vocabulary(subjects=("torch.tensor(",), predicates=_COPY),
+        vocabulary=Vocabulary(subjects=("torch.tensor(",), predicates=_COPY, opposites=_SHARE),
     ),
     Claim(
         id="views/sharing-tensors-have-different-ids",
@@ -1405,7 +1415,7 @@ CLAIMS = (
             "vi-detach-allocated",
             "vi-detach-branch-grad",
         ),
-        vocabulary=Vocabulary(subjects=("detach",), predicates=_SHARE),
+        vocabulary=Vocabulary(subjects=("detach",), predicates=_SHARE, opposites=_COPY),
     ),
     Claim(
         id="views/detach-sees-in-place-updates",
@@ -1436,7 +1446,7 @@ CLAIMS = (
             "vi-clone-allocated",
             "vi-clone-source-nbytes",
         ),
-        vocabulary=Vocabulary(subjects=("clone",), predicates=_COPY),
+        vocabulary=Vocabulary(subjects=("clone",), predicates=_COPY, opposites=_SHARE),
     ),
     Claim(
         id="views/clone-detach-is-a-plain-copy",

@@ -72,9 +72,7 @@ def scan(paths: Sequence[Path], registry: Registry, options: ScanOptions) -> Sca
     mentioned = [
         (document, mention)
         for document, lang in documents
-        for block in document.blocks
-        if block.kind is BlockKind.PROSE
-        for mention in statements.mentions_in(block, lang, claims)
+        for mention in _mentions(document, lang, claims)
     ]
     verdicts = _claim_verdicts(registry, options, mentioned)
     link = _linker(options)
@@ -99,6 +97,20 @@ def scan(paths: Sequence[Path], registry: Registry, options: ScanOptions) -> Sca
         absent,
         code_seconds,
     )
+
+
+def _mentions(document: Document, lang: str, claims: list[Any]) -> list[statements.Mention]:
+    """Statements of the article's prose and of its code comments, in article order, each
+    read with the topic the article was on."""
+    topic = statements.Topic()
+    found = []
+    for block in document.blocks:
+        if block.kind is BlockKind.PROSE:
+            found += statements.mentions_in(block, lang, claims, topic)
+        elif block.kind is BlockKind.CODE:
+            for comment in statements.comment_statements(block):
+                found += statements.mentions_in(comment, lang, claims, topic)
+    return found
 
 
 def _language(document: Document, requested: str) -> str:

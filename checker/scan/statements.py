@@ -27,6 +27,7 @@ from checker.evidence import Outcome
 from checker.report import evidence_summary
 from checker.scan.document import Block, BlockKind
 from checker.scan.findings import Finding, Verdict
+from checker.scan.values import stated_value
 from checker.typing import Lang
 from checker.verdict import Status
 from checker.verdict import Verdict as ClaimVerdict
@@ -38,33 +39,116 @@ _TORCH_NAME = re.compile(r"\btorch\.[A-Za-z_][\w.]*")
 class Mention:
     block: Block
     line: int
+    #: The sentence as it is read: a demonstrative subject ("this context manager")
+    #: replaced by what it refers to.
     sentence: str
     lang: str
     mention: language.Mention | None
+    #: The sentence as the article has it ("" when it is :attr:`sentence`).
+    original: str = ""
+
+    @property
+    def quote(self) -> str:
+        return " ".join((self.original or self.sentence).split())
 
 
-def mentions_in(block: Block, lang: str, claims: Sequence[Claim]) -> list[Mention]:
-    """The sentences of a prose block that mention a claim or name an API."""
+@dataclass
+class Topic:
+    """What an article is talking about: the API its title or last sentence named, which a
+    demonstrative subject ("this context manager", この関数, 이 함수) refers to."""
+
+    subject: str = ""
+
+
+#: Subjects that point back: "this context manager", "この関数", "이 함수", "이 안에서".
+_DEMONSTRATIVE: dict[str, re.Pattern[str]] = {
+    "en": re.compile(
+        r"\b(?:this|that)\s+(?:context\s+manager|function|method|api|class|decorator|call)\b|"
+        r"\b(?:inside|within)\s+(?:it|this\s+block)\b",
+        re.IGNORECASE,
+    ),
+    "ja": re.compile(
+        r"(?:この|その|本)(?:コンテキストマネージャー?|関数|メソッド|API|クラス|デコレータ|機能)"
+        r"|(?:この|その)(?:中|ブロック内|内部)"
+    ),
+    "ko": re.compile(
+        r"(?:이|그|해당)\s*(?:컨텍스트\s*매니저|함수|메서드|메소드|API|클래스|데코레이터|기능)"
+        r"|(?:이|그)\s*안"
+    ),
+}
+
+
+def mentions_in(
+    block: Block, lang: str, claims: Sequence[Claim], topic: Topic | None = None
+) -> list[Mention]:
+    """The sentences of a prose block that mention a claim or name an API. ``topic``: what the
+    article talked about before this block, updated as the block names APIs."""
     found: list[Mention] = []
     api_subjects = _api_subjects(claims)
+    topic = topic if topic is not None else Topic()
     if _VERDICT_ROLE.search(block.text + " " + block.context):
         return []  # a review's row or paragraph: it states what a claim's verdict is
     about = referenced_claims(block.text + " " + block.context, claims)
+    subjects = _all_subjects(claims)
     for offset, sentence in language.sentences(block.text):
         if _MEASURED_ROLE.search(sentence):
             continue  # it reports a measured value: the docs build checks it
         line = block.line_at(offset)
-        matched = language.mentions(sentence, lang, list(claims))  # type: ignore[arg-type]
+        named = _named_subject(sentence, subjects)
+        read = sentence
+        if named is None and topic.subject and lang in _DEMONSTRATIVE:
+            read = _DEMONSTRATIVE[lang].sub(f"`{topic.subject}`", sentence, count=1)
+        if named is not None:
+            topic.subject = named
+        original = sentence if read != sentence else ""
+        matched = language.mentions(read, lang, list(claims))  # type: ignore[arg-type]
         seen: set[str] = set()
         for mention in matched:
             if mention.claim.id not in seen and mention.claim.id not in about:
                 seen.add(mention.claim.id)
-                found.append(Mention(block, line, sentence, lang, mention))
+                found.append(Mention(block, line, read, lang, mention, original))
         if not matched and (
             _TORCH_NAME.search(sentence) or any(s in sentence for s in api_subjects)
         ):
             found.append(Mention(block, line, sentence, lang, None))
     return found
+
+
+def _all_subjects(claims: Sequence[Claim]) -> tuple[str, ...]:
+    """Every claim subject, longest first (``torch.cuda.amp`` before ``autocast``)."""
+    subjects = {s for c in claims if c.vocabulary for s in c.vocabulary.subjects}
+    return tuple(sorted(subjects, key=len, reverse=True))
+
+
+def _named_subject(sentence: str, subjects: tuple[str, ...]) -> str | None:
+    """The most specific claim subject a sentence names (the longest), if any."""
+    prose = language.normalise(sentence)
+    found = [(-len(s), prose.find(s), s) for s in subjects if s in prose]
+    return min(found)[2] if found else None
+
+
+def comment_statements(code: Block) -> list[Block]:
+    """The comments of a code block that are sentences, as prose: each is read with the names
+    its line calls (``d = a.detach()  # shares memory with a`` is "`detach()` shares memory
+    with a"). Comments that state a value are the snippet's business (``program``)."""
+    found = []
+    for row, line in enumerate(code.text.split("\n")):
+        code_part, hash_, comment = line.partition("#")
+        comment = comment.strip()
+        if not hash_ or not comment or _quoted(code_part) or stated_value(comment) is not None:
+            continue
+        if len(comment.split()) < 3 and language.detect(comment) == "en":
+            continue  # "# forward", "# 4 MB": a label, not a sentence
+        names = dict.fromkeys(re.findall(r"([A-Za-z_]\w*)\s*\(", code_part))
+        called = " ".join(f"`{name}()`" for name in names if name != "print")
+        text = f"{called} {comment}".strip()
+        found.append(Block(BlockKind.PROSE, text, (code.lines[row],)))
+    return found
+
+
+def _quoted(code: str) -> bool:
+    """Whether ``code`` leaves a string open (the ``#`` is inside a string)."""
+    return code.count("'") % 2 == 1 or code.count('"') % 2 == 1
 
 
 _VERDICT_ROLE = re.compile(r"\{verdict\}`([^`]+)`")
@@ -93,7 +177,7 @@ def judge(
     verdicts: Mapping[str, Sequence[ClaimVerdict]],
     link: Callable[[str, str], str | None],
 ) -> Finding:
-    quote = " ".join(mention.sentence.split())
+    quote = mention.quote
     if mention.mention is None:
         return Finding(
             path,
@@ -120,8 +204,14 @@ def judge(
         )
 
     lang: Lang = mention.lang  # type: ignore[assignment]
-    stems = claim.vocabulary.predicates.get(lang, ()) if claim.vocabulary else ()
-    doubt = indirect(mention.sentence, lang, claim)
+    opposite = mention.mention.opposite
+    words = (
+        (claim.vocabulary.opposites if opposite else claim.vocabulary.predicates)
+        if (claim.vocabulary)
+        else {}
+    )
+    stems = words.get(lang, ())
+    doubt = indirect(mention.sentence, lang, claim, opposite)
     if doubt:
         return finding(Verdict.UNVERIFIED, f"mentions '{claim.statement}', but {doubt}: not judged")
     near = language.normalise(mention.sentence).find(mention.mention.subject)
@@ -134,7 +224,8 @@ def judge(
             f"mentions '{claim.statement}', but with {inside + outside} negations its polarity "
             "is unclear",
         )
-    asserts = inside % 2 == 0  # the predicate nearest the subject, in its own clause
+    # the predicate nearest the subject, in its own clause; an opposite predicate denies it
+    asserts = (inside % 2 == 0) != opposite
     agrees = asserts != statement_denies(claim)
     verdict, evidence = _decide(claim, agrees, verdicts.get(claim.id, ()))
     stance = "agrees with" if agrees else "denies"
@@ -167,22 +258,25 @@ _INDIRECT: dict[str, re.Pattern[str]] = {
 _REACH: dict[str, int] = {"en": 60, "ja": 50, "ko": 50}
 
 
-def indirect(sentence: str, lang: Lang, claim: Claim) -> str | None:
-    """Why a sentence that uses a claim's words may not be stating it, or ``None``."""
+def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) -> str | None:
+    """Why a sentence that uses a claim's words may not be stating it, or ``None``.
+    ``opposite``: the sentence uses the vocabulary's opposite predicate."""
     prose = language.normalise(sentence)
     words = re.sub(r"`[^`]*`", " ", prose)
-    if claim.vocabulary is not None:  # a marker inside the claim's own wording is the claim
-        for stem in claim.vocabulary.predicates.get(lang, ()):
-            words = re.sub(re.escape(stem), " ", words, flags=re.IGNORECASE)
+    vocabulary = claim.vocabulary
+    wording = (
+        {} if vocabulary is None else (vocabulary.opposites if opposite else vocabulary.predicates)
+    )
+    for stem in wording.get(lang, ()):  # a marker inside the claim's own wording is the claim
+        words = re.sub(re.escape(stem), " ", words, flags=re.IGNORECASE)
     marker = _INDIRECT[lang].search(words)
     if marker:
         return f"it speaks about a statement ('{marker.group(0)}')"
-    vocabulary = claim.vocabulary
     if vocabulary is None:
         return None
     lowered = prose.lower()
     subjects = [m.span() for s in vocabulary.subjects for m in re.finditer(re.escape(s), prose)]
-    stems = vocabulary.predicates.get(lang, ())
+    stems = wording.get(lang, ())
     predicates = [m.span() for p in stems for m in re.finditer(re.escape(p.lower()), lowered)]
     if subjects and predicates:
         gap, start, end = min(
