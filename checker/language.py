@@ -195,10 +195,13 @@ def _blank_complex_code(match: re.Match[str]) -> str:
 def _names(subject: str, prose: str) -> bool:
     """Whether ``prose`` names ``subject``: a subject that starts or ends with a letter is
     not part of a longer word ("del " is not in "model ", "conv" is in "conv2d")."""
+    pattern = re.escape(subject)
     if subject[:1].isascii() and subject[:1].isalnum():
-        pattern = r"(?<![A-Za-z0-9_])" + re.escape(subject)
-        return re.search(pattern, prose) is not None
-    return subject in prose
+        pattern = r"(?<![A-Za-z0-9_])" + pattern
+    if subject[-1:].isascii() and subject[-1:].isalnum():
+        # not a link in a chain whose last call decides: "detach().clone()" is a clone
+        pattern += r"(?!(?:\(\))?\.[A-Za-z_])"
+    return re.search(pattern, prose) is not None
 
 
 def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:

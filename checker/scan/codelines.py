@@ -35,9 +35,6 @@ _DECORATOR = re.compile(r"^@[\w.]+(?:\(.*\))?$")
 _BULLET = re.compile(r"^(?:[-*+•・]\s|\d+[.)]\s|[*•])")
 _QUOTED = re.compile(r"'''.*?'''|\"\"\".*?\"\"\"|'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
 _IMPORT = re.compile(r"^(?:import\s|from\s+\S+\s+import\s)")
-#: A line that continues the sentence of a code line before it: a particle ("を実行する前に",
-#: "는 ...") or a lowercase word.
-_PARTICLE = re.compile(r"^(?:[をはがのにでともへや]|[은는이가을를의에로와과도](?:\s|$)|[a-z])")
 _JOINS_NEXT = re.compile(r"[A-Za-z0-9_)`'\"、,，]$")
 #: Minimum strong statements in a run of code lines for it to be a snippet.
 MIN_STATEMENTS = 2
@@ -323,10 +320,7 @@ def _paragraphs(lines: list[str], indices: list[int], first_line: int) -> list[B
             and _JOINS_NEXT.search(lines[group[-1]].rstrip())
             and not _BULLET.match(lines[index].strip())
             and not _BULLET.match(lines[group[-1]].strip())
-            and (
-                line_kind(lines[group[-1]].strip()) is not Line.STRONG
-                or _PARTICLE.match(lines[index].strip())
-            )
+            and _continues(lines[group[-1]].strip(), lines[index].strip())
         ):
             blocks.append(_prose(lines, group, first_line))
             group = []
@@ -334,6 +328,15 @@ def _paragraphs(lines: list[str], indices: list[int], first_line: int) -> list[B
     if group:
         blocks.append(_prose(lines, group, first_line))
     return blocks
+
+
+def _continues(previous: str, line: str) -> bool:
+    """Whether ``line`` continues the sentence of ``previous``, a line ending mid-sentence:
+    after a line of code (an API name standing on its own line), a line that repeats the
+    name starts a new sentence (the name was its heading)."""
+    if line_kind(previous) not in (Line.STRONG, Line.WEAK):
+        return True
+    return not line.startswith(previous.removesuffix("()"))
 
 
 def _prose(lines: list[str], group: list[int], first_line: int) -> Block:

@@ -214,11 +214,14 @@ def _references(document: Document, prepared: list[snippets.Prepared]) -> list[a
     for block in document.blocks:
         if block.kind is not BlockKind.PROSE or block.source:
             continue
-        call = _code_line(block.text)
-        if call is None:
-            found += api.prose_references(block)
-        else:  # a line of code standing in prose: a method in a list (``tensor.ones_()``)
-            found += api.code_references(call, aliases, _constant(block.line), block.text)
+        code_lines = set()
+        for row, text in enumerate(block.text.split("\n")):
+            call = _code_line(text)
+            if call is not None:  # a line of code in prose: a method in a list
+                line = block.lines[row]
+                code_lines.add(line)
+                found += api.code_references(call, aliases, _constant(line), text.strip())
+        found += [r for r in api.prose_references(block) if r.line not in code_lines]
     for item, tree in trees:
         assert item.program is not None
         body = tree.body
@@ -242,8 +245,8 @@ def _constant(line: int) -> Callable[[int], int]:
 
 
 def _code_line(text: str) -> ast.Module | None:
-    """A prose block that is one line of Python with a call in it, parsed."""
-    if "\n" in text or not text.isascii():
+    """A line of prose that is a line of Python with a call in it, parsed."""
+    if not text.isascii():
         return None
     try:
         tree = ast.parse(text.strip())

@@ -240,12 +240,12 @@ _INDIRECT: dict[str, re.Pattern[str]] = {
     "en": re.compile(
         r"\b(?:articles?|claims?|says?|said|states?|presents?|describes?|suggests?|myths?|"
         r"wrong|false|true|if|whether|would|might|could|believe[sd]?|promise[sd]?|review|"
-        r"so that|only when|only if|unless|proof|proves?|guarantee[sd]?)\b|\?",
+        r"so that|only when|only if|unless|otherwise|proof|proves?|guarantee[sd]?)\b|\?",
         re.IGNORECASE,
     ),
     "ja": re.compile(
         r"記事|と述べ|とされ|と主張|と説明|と紹介|と書|誤解|誤り|間違|正しく|もし|かどうか|"
-        r"でしょうか|ように|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]|たら、|ならば"
+        r"でしょうか|ように|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]|たら、|ならば|べきか|か迷"
     ),
     "ko": re.compile(
         r"글에서|글은|글의|글이|기사|주장|오해|잘못|틀린|틀렸|만약|인지|라고|다고|"

@@ -87,7 +87,7 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
             found.append(block(BlockKind.CODE, body, offset + start + 1))
             previous_code = True
         elif token.type == "inline" and token.content.strip():
-            found.append(_prose(token, offset + start + 1, end - start))
+            found.extend(_prose(token, offset + start + 1, end - start))
             previous_code = False
     return found
 
@@ -103,10 +103,24 @@ def _code_on_fence_line(info: str) -> bool:
     return True
 
 
-def _prose(token: Token, first_line: int, span: int) -> Block:
+def _prose(token: Token, first_line: int, span: int) -> list[Block]:
     text_lines = token.content.split("\n")
     numbers = [first_line + min(i, span - 1) for i in range(len(text_lines))]
-    return Block(BlockKind.PROSE, "\n".join(text_lines), tuple(numbers))
+    if len(text_lines) > 1 and all(line.lstrip().startswith("|") for line in text_lines):
+        # a pipe table the parser read as a paragraph: one block per row, cells joined
+        return [
+            Block(BlockKind.PROSE, " | ".join(_cells(line)), (number,))
+            for line, number in zip(text_lines, numbers, strict=True)
+            if _cells(line) and not _SEPARATOR.match(line.strip())
+        ]
+    return [Block(BlockKind.PROSE, "\n".join(text_lines), tuple(numbers))]
+
+
+_SEPARATOR = re.compile(r"^\|?[\s:|-]+\|?$")
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip() for cell in row.strip().strip("|").split("|") if cell.strip()]
 
 
 def _closed(token: Token, lines: list[str]) -> bool:
