@@ -48,11 +48,15 @@ class Vocabulary:
     #: none of :attr:`predicates`) denies the statement ("``detach()`` copies" denies
     #: "``detach()`` shares storage").
     opposites: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
+    #: Per language, phrases that put a sentence in another case than the statement's (for
+    #: "relu of a float32 tensor runs in float16": "the input is already bfloat16"); a
+    #: sentence holding one is not read as stating the claim.
+    unless: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.subjects:
             raise ValueError("a vocabulary needs at least one subject")
-        unknown = (set(self.predicates) | set(self.opposites)) - set(LANGS)
+        unknown = (set(self.predicates) | set(self.opposites) | set(self.unless)) - set(LANGS)
         if unknown:
             raise ValueError(f"unknown languages in vocabulary: {sorted(unknown)}")
 

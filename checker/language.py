@@ -214,7 +214,7 @@ def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:
         if vocabulary is None:
             continue
         subject = next((s for s in vocabulary.subjects if _names(s, prose)), None)
-        if subject is None:
+        if subject is None or any(u.lower() in lowered for u in vocabulary.unless.get(lang, ())):
             continue
         outside = lowered.replace(subject.lower(), "\0")  # a predicate is more than the subject
         opposite = False

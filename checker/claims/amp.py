@@ -27,7 +27,7 @@ from checker.probes.mixed_precision import (
     result_dtypes,
     surviving_gradients,
 )
-from checker.typing import Device
+from checker.typing import Device, Lang
 
 #: Operations autocast runs in the lower-precision dtype on both devices.
 LOWER_PRECISION_OPS = ("mm", "matmul", "bmm", "linear", "conv2d")
@@ -1201,6 +1201,13 @@ def probe_missing_module(device: Device) -> Observation:
 _EN_LOWER = ("low precision", "lower precision", "float16", "half")
 _JA_LOWER = ("低精度", "float16", "半精度")
 _KO_LOWER = ("저정밀", "낮은 정밀도", "float16")
+#: A sentence about an input that is already in low precision is about another case than
+#: "relu of a float32 tensor" (relu of a bfloat16 tensor is bfloat16, as it should be).
+_LOW_INPUT: dict[Lang, tuple[str, ...]] = {
+    "en": ("input is already", "inputs are already", "of a float16 tensor", "of a bfloat16 tensor"),
+    "ja": ("である状態で", "の状態で", "がすでに"),
+    "ko": ("인 상태에서", "이미 bfloat16", "이미 float16"),
+}
 
 CLAIMS = (
     Claim(
@@ -1310,6 +1317,7 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("relu", "gelu", "sigmoid"),
             predicates={"en": _EN_LOWER, "ja": _JA_LOWER, "ko": _KO_LOWER},
+            unless=_LOW_INPUT,
             denies=True,  # "are not cast": it denies running in lower precision
         ),
     ),
@@ -1323,6 +1331,7 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("relu",),
             predicates={"en": _EN_LOWER, "ja": _JA_LOWER, "ko": _KO_LOWER},
+            unless=_LOW_INPUT,
         ),
     ),
     Claim(
