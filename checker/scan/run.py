@@ -18,6 +18,7 @@ from checker.links import anchor, language_url
 from checker.registry import Registry
 from checker.runner import Runner
 from checker.scan import api, snippets, statements
+from checker.scan import history as history_mod
 from checker.scan.document import BlockKind, Document, ReadError
 from checker.scan.findings import FileError, Finding, ScanResult
 from checker.scan.findings import Verdict as FindingVerdict
@@ -75,10 +76,14 @@ def scan(paths: Sequence[Path], registry: Registry, options: ScanOptions) -> Sca
         for mention in _mentions(document, lang, claims)
     ]
     verdicts = _claim_verdicts(registry, options, mentioned)
+    history = history_mod.load(options.project_root)
     link = _linker(options)
     findings: list[Finding] = [
         statements.confirmed_in_source(
-            statements.judge(mention, str(document.path), verdicts, link), mention, verdicts, link
+            statements.judge(mention, str(document.path), verdicts, link, history),
+            mention,
+            verdicts,
+            link,
         )
         for document, mention in mentioned
     ]

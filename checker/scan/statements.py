@@ -8,6 +8,8 @@ holds (a myth's probe finds that it fails). So the article is
 * ``contradicted`` when it asserts a statement the evidence found false, or denies one found
   true, on any device with evidence;
 * ``supported`` when it agrees with the evidence on every device that has some;
+* ``outdated`` when it is contradicted now but agrees with what the probe found on an older
+  torch release (``docs/_evidence/versions.json``, :mod:`checker.scan.history`);
 * ``needs-cuda`` when the claim is only meaningful on CUDA and no CUDA evidence exists (live or
   recorded);
 * ``unverified`` when a sentence names an API (``torch.…`` or a claim's API subject) but
@@ -27,6 +29,7 @@ from checker.evidence import Outcome
 from checker.report import evidence_summary
 from checker.scan.document import Block, BlockKind
 from checker.scan.findings import Finding, Verdict
+from checker.scan.history import History
 from checker.scan.values import stated_value
 from checker.typing import Lang
 from checker.verdict import Status
@@ -176,6 +179,7 @@ def judge(
     path: str,
     verdicts: Mapping[str, Sequence[ClaimVerdict]],
     link: Callable[[str, str], str | None],
+    history: History | None = None,
 ) -> Finding:
     quote = mention.quote
     if mention.mention is None:
@@ -227,7 +231,7 @@ def judge(
     # the predicate nearest the subject, in its own clause; an opposite predicate denies it
     asserts = (inside % 2 == 0) != opposite
     agrees = asserts != statement_denies(claim)
-    verdict, evidence = _decide(claim, agrees, verdicts.get(claim.id, ()))
+    verdict, evidence = _decide(claim, agrees, verdicts.get(claim.id, ()), history or History())
     stance = "agrees with" if agrees else "denies"
     evidence = f"{stance} '{claim.statement}' — {evidence}"
     return finding(verdict, evidence)
@@ -337,7 +341,9 @@ def statement_denies(claim: Claim) -> bool:
     return language.predicate_negated(claim.statement, "en", stems)
 
 
-def _decide(claim: Claim, asserts: bool, verdicts: Sequence[ClaimVerdict]) -> tuple[Verdict, str]:
+def _decide(
+    claim: Claim, asserts: bool, verdicts: Sequence[ClaimVerdict], history: History
+) -> tuple[Verdict, str]:
     decided: list[tuple[bool, str]] = []
     reasons: list[str] = []
     for verdict in verdicts:
@@ -362,5 +368,8 @@ def _decide(claim: Claim, asserts: bool, verdicts: Sequence[ClaimVerdict]) -> tu
         return Verdict.UNVERIFIED, "no evidence: " + ("; ".join(reasons) or "probe not run")
     measured = "; ".join(text for _, text in decided)
     if any(holds != asserts for holds, _ in decided):
+        older = history.agreed(claim.id, asserts)
+        if older is not None:  # the article was right when it was written
+            return Verdict.OUTDATED, f"{older}; {measured}"
         return Verdict.CONTRADICTED, measured
     return Verdict.SUPPORTED, measured
