@@ -13,7 +13,18 @@ from checker.cli import main
 from tests.helpers import ROOT, sample
 
 SAMPLES = sample("scan")
-FINDING_KEYS = {"path", "line", "lang", "kind", "verdict", "claim", "evidence", "link"}
+FINDING_KEYS = {
+    "path",
+    "line",
+    "lang",
+    "kind",
+    "verdict",
+    "claim",
+    "quote",
+    "evidence",
+    "link",
+    "repaired",
+}
 SUMMARY_COUNTS = {"contradicted", "supported", "broken", "needs-cuda", "unverified"}
 
 
@@ -68,7 +79,8 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]
 def test_json_document(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = scan(capsys, "--no-run", "--format", "json", str(SAMPLES / "en"))
     document = json.loads(out)
-    assert set(document) == {"findings", "summary"}
+    assert set(document) == {"schema", "findings", "summary"}
+    assert document["schema"] == "checker.scan/2"
     assert document["findings"]
     for finding in document["findings"]:
         assert set(finding) == FINDING_KEYS

@@ -53,8 +53,14 @@ def render_text(result: ScanResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The JSON document's schema: ``kind`` is ``claim``, ``snippet`` or ``api``; ``verdict`` one
+#: of :class:`~checker.scan.findings.Verdict` (``outdated`` since this version).
+SCHEMA = "checker.scan/2"
+
+
 def render_json(result: ScanResult) -> str:
     document = {
+        "schema": SCHEMA,
         "findings": [
             {
                 "path": f.path,
@@ -63,8 +69,10 @@ def render_json(result: ScanResult) -> str:
                 "kind": f.kind,
                 "verdict": f.verdict.value,
                 "claim": f.claim,
+                "quote": f.quote,
                 "evidence": f.evidence,
                 "link": f.link,
+                "repaired": f.repaired,
             }
             for f in result.findings
         ],
