@@ -61,7 +61,8 @@ class Check(enum.Enum):
     next to Japanese or Korean punctuation does not parse: put the punctuation inside the
     markup, or leave a space."""
     SUBSTITUTION = "substitution"
-    """A ``{{ substitution }}`` of the English is missing, added or changed."""
+    """A ``{{ substitution }}`` of the English is missing, added or changed; in generated
+    text, a ``{placeholder}`` or ``%(name)s`` the page fills in."""
     NUMBER = "number"
     """A number of the English is missing or changed, or the translation adds one. Numbers
     may move within the sentence; write them in digits (a number the English spells out,
