@@ -340,3 +340,40 @@ def test_the_project_glossary_settles_the_reviewed_terms() -> None:
     assert terms["statement"].avoid["ko"] == ("문장",)
     assert terms["one (counting things)"].enforce == "anywhere"
     assert terms["unscale"].avoid["ja"] == ("割り戻",)
+
+
+# -- one English, one translation, across the catalogs of a language ----------------------
+
+
+def test_an_english_message_translated_two_ways_is_a_warning_on_the_odd_one() -> None:
+    from checker.i18n.checks.consistency import Translated
+    from checker.i18n.checks.consistency import check as consistency
+
+    def item(path: str, msgstr: str, lang: str = "ko", line: int = 9) -> Translated:
+        return Translated(path, lang, path[:-3], Entry("Line", msgstr, msgstr_line=line))
+
+    found = list(
+        consistency(
+            [
+                item("a.po", "줄"),
+                item("b.po", "행", line=12),
+                item("c.po", "줄", line=3),
+                item("d.po", "行", lang="ja"),  # another language: not compared
+                Translated(
+                    "e.po",
+                    "ko",
+                    "e",
+                    Entry("Line", "행", msgstr_line=4, flags=frozenset({"fuzzy"})),
+                ),
+            ]
+        )
+    )
+    assert [(f.path, f.line, f.check.value, f.severity.value, f.message) for f in found] == [
+        (
+            "b.po",
+            12,
+            "consistency",
+            "warning",
+            "translated differently elsewhere: '줄' in a.po:9 and 1 more; use one translation",
+        )
+    ]

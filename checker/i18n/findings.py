@@ -105,6 +105,9 @@ class Check(enum.Enum):
     GLOSSARY = "glossary"
     """The English uses a glossary term and the translation uses none of the preferred
     translations, or uses a variant the glossary asks to avoid (``locales/glossary.toml``)."""
+    CONSISTENCY = "consistency"
+    """The same English is translated two ways in the catalogs of a language (a heading, a
+    table column, a sentence two pages share): choose one translation and use it everywhere."""
     GLOSSARY_FILE = "glossary-file"
     """``locales/glossary.toml`` is missing or malformed, so terms cannot be checked."""
 
@@ -143,11 +146,11 @@ _FAMILIES = {
     "code": (Check.CODE_LITERAL, Check.CODE_BLOCK),
     "claims": (Check.CLAIM_NEGATION, Check.CLAIM_VOCABULARY),
     "security": (Check.HTML, Check.DIRECTIVE, Check.EXTERNAL_LINK, Check.MYST_SYNTAX),
-    "glossary": (Check.GLOSSARY, Check.GLOSSARY_FILE),
+    "glossary": (Check.GLOSSARY, Check.CONSISTENCY, Check.GLOSSARY_FILE),
     "run": (Check.INTERNAL,),
 }
 _FAMILY = {check: family for family, checks in _FAMILIES.items() for check in checks}
-_WARNINGS = frozenset({Check.OBSOLETE, Check.CLAIM_VOCABULARY, Check.GLOSSARY})
+_WARNINGS = frozenset({Check.OBSOLETE, Check.CLAIM_VOCABULARY, Check.GLOSSARY, Check.CONSISTENCY})
 
 
 @dataclass(frozen=True)

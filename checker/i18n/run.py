@@ -16,7 +16,7 @@ from checker import registry as registry_mod
 from checker.claim import Claim
 from checker.i18n import generated
 from checker.i18n.catalog import Entry, read_catalog
-from checker.i18n.checks import TRANSLATION_CHECKS, UNUSED_TRANSLATION_CHECKS
+from checker.i18n.checks import TRANSLATION_CHECKS, UNUSED_TRANSLATION_CHECKS, consistency
 from checker.i18n.checks.code import check_code_entry
 from checker.i18n.checks.completeness import PageCoverage, missing_catalog, missing_messages
 from checker.i18n.findings import Check, Finding, Severity
@@ -129,6 +129,8 @@ class _Context:
     findings: list[Finding] = field(default_factory=list)
     coverage: list[PageCoverage] = field(default_factory=list)
     catalogs: int = 0
+    #: Every entry of every readable page catalog, for the consistency check.
+    translated: list[consistency.Translated] = field(default_factory=list)
 
     def relative(self, path: Path) -> str:
         return relative(path, self.options.root)
@@ -169,6 +171,7 @@ def check(options: I18nOptions) -> I18nResult:
                 )
         if extraction is not None and options.generated is not None:
             _check_generated(ctx, lang, options.generated, extraction)
+    ctx.findings += consistency.check(ctx.translated)
     origin = templates.origin or templates.problem or "none (out-of-date check skipped)"
     return I18nResult(
         tuple(sorted(ctx.findings, key=_order)),
@@ -305,6 +308,8 @@ def _check_page(ctx: _Context, lang: Lang, page: str, path: Path | None) -> None
     translated = fuzzy = 0
     for entry in catalog.entries:
         ctx.findings += _check_entry(ctx, where, entry)
+        if not ctx.sources.is_code(page, entry.msgid):
+            ctx.translated.append(consistency.Translated(where.path, lang, page, entry))
         counted = not entry.obsolete and not ctx.sources.is_code(page, entry.msgid)
         counted = counted and (template is None or (entry.msgctxt, entry.msgid) in template)
         fuzzy += counted and entry.fuzzy
