@@ -39,6 +39,7 @@ LABELS: dict[str, str] = {
     "duration": "took {n} ms",
     "languages": "Languages",
     "unit-mib": "MiB",
+    "separator": ", ",
 }
 
 #: How each language names itself in the language switcher.
