@@ -3,8 +3,8 @@ identifiers and proper names, in the evidence panels, the charts (SVG text), the
 the generated badges and the theme around the pages.
 
 The site is built for ja and ko as ``nox -s docs`` builds it (``-W --keep-going``), every
-page of ``docs/topics`` and ``docs/reviews`` (and the basics and claims pages) is opened in
-headless Chromium with every evidence panel unfolded, and its visible text is read from the
+page (topics, reviews, reference, basics, claims, index) is opened in headless Chromium
+with every evidence panel unfolded, and its visible text is read from the
 DOM as the browser lays it out (``checkVisibility``): hidden menus and tooltips are not text
 a reader sees. Screenshots of the top of each page, its first evidence panel and its first
 chart go to ``_build/screenshots/<lang>/`` (a CI artifact). Skipped only where Chromium or
@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from checker.i18n.sources import page_names
 from tests.helpers import ROOT
 
 CHROMIUM = (
@@ -32,16 +33,7 @@ CHROMIUM = (
 CHROMEDRIVER = shutil.which("chromedriver")
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 LANGS = ("ja", "ko")
-PAGES = sorted(
-    p.relative_to(ROOT / "docs").with_suffix("").as_posix()
-    for p in [
-        *(ROOT / "docs" / "topics").glob("*.md"),
-        *(ROOT / "docs" / "reviews").glob("*.md"),
-        ROOT / "docs" / "basics.md",
-        ROOT / "docs" / "claims.md",
-        ROOT / "docs" / "index.md",
-    ]
-)
+PAGES = page_names(ROOT / "docs")
 #: Names that are English words and still not translated: products, languages, the theme.
 PROPER_NAMES = frozenset(
     {"English", "Python", "Sphinx", "PyData Sphinx Theme", "Linear", "Function", "Pool"}
