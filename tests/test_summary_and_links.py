@@ -78,9 +78,10 @@ def test_summary_counts_the_generated_text_catalogs(tmp_path: Path) -> None:
     )
     (tmp_path / "summary").mkdir()
     text, _ = render(tmp_path / "summary", tmp_path / "locales", None, tmp_path / "extension")
-    assert "    generated text and theme labels: 50% (1/2 entries, 0 fuzzy)" in text.split(
-        "translation ko"
-    )[0]
+    assert (
+        "    generated text and theme labels: 50% (1/2 entries, 0 fuzzy)"
+        in text.split("translation ko")[0]
+    )
 
 
 def test_summary_shows_the_recorded_cuda_run_when_cuda_ran_nowhere(tmp_path: Path) -> None:
