@@ -44,6 +44,19 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
+# The title, project and copyright line in each language (checker.sphinx.site_text).
+checker_site_text = {
+    "ja": {
+        "project": "PyTorch のメモリと精度を検証する",
+        "html_title": "PyTorch のメモリと精度を検証する",
+        "copyright": "2026, プロジェクトの貢献者",
+    },
+    "ko": {
+        "project": "PyTorch 메모리와 정밀도: 검증된 설명",
+        "html_title": "PyTorch 메모리와 정밀도: 검증된 설명",
+        "copyright": "2026, 프로젝트 기여자",
+    },
+}
 # Absolute links in the language switcher when published: DOCS_BASE_URL=https://host/path/
 html_baseurl = os.environ.get("DOCS_BASE_URL", "")
 

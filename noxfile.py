@@ -249,8 +249,15 @@ def i18n(session: nox.Session) -> None:
     update_catalogs(session, python, TRANSLATED)
 
 
+#: The extension's gettext domain: the text it generates (labels, decision rules, reasons).
+EXTENSION_LOCALE = ROOT / "checker" / "sphinx" / "locale"
+
+
 def update_catalogs(session: nox.Session, python: str, langs: tuple[str, ...]) -> Path:
-    """Extract the English templates into _build/gettext and update LANGS' catalogs."""
+    """Extract the English templates into _build/gettext and update LANGS' catalogs, the
+    pages' under locales/ and the extension's generated text under checker/sphinx/locale/
+    (its template is extracted from the claim modules, so new or changed decision rules
+    arrive as untranslated or fuzzy messages)."""
     pot = BUILD / "gettext"
     session.run(
         python,
@@ -279,6 +286,30 @@ def update_catalogs(session: nox.Session, python: str, langs: tuple[str, ...]) -
         "-d",
         str(ROOT / "locales"),
         "--no-obsolete",  # the catalogs hold the English of today, nothing else
+        *[f"-l{lang}" for lang in langs],
+        external=True,
+    )
+    generated = BUILD / "gettext-checker"
+    session.run(
+        python,
+        "-m",
+        "checker",
+        "i18n",
+        "--write-template",
+        str(generated / "checker.pot"),
+        env=_env(),
+        external=True,
+    )
+    session.run(
+        python,
+        "-m",
+        "sphinx_intl",
+        "update",
+        "-p",
+        str(generated),
+        "-d",
+        str(EXTENSION_LOCALE),
+        "--no-obsolete",
         *[f"-l{lang}" for lang in langs],
         external=True,
     )

@@ -60,9 +60,15 @@ def recorded_run(evidence: Path | None) -> str | None:
     )
 
 
-def render(summary_dir: Path, locales: Path, cuda_record: Path | None = None) -> tuple[str, bool]:
+def render(
+    summary_dir: Path,
+    locales: Path,
+    cuda_record: Path | None = None,
+    generated: Path | None = None,
+) -> tuple[str, bool]:
     """The summary text, and whether every reported step succeeded. ``cuda_record`` is the
-    tally of a CUDA doctest run committed from a GPU machine, shown when CUDA ran nowhere."""
+    tally of a CUDA doctest run committed from a GPU machine, shown when CUDA ran nowhere;
+    ``generated`` holds the catalogs of the text the extension generates and the theme's."""
     ok = True
     lines = ["", "Summary", "======="]
     builds = sorted(summary_dir.glob("docs-*.json"))
@@ -104,6 +110,12 @@ def render(summary_dir: Path, locales: Path, cuda_record: Path | None = None) ->
             f"entries in {cov.catalogs} catalogs, {cov.fuzzy} fuzzy); "
             f"{errors} errors, {warnings} warnings (python -m checker i18n --lang {lang})"
         )
+        if generated is not None:
+            gen = coverage(generated, lang)
+            lines.append(
+                f"    generated text and theme labels: {gen.percent:.0f}% "
+                f"({gen.translated}/{gen.total} entries, {gen.fuzzy} fuzzy)"
+            )
     return "\n".join(lines) + "\n", ok
 
 
@@ -122,7 +134,14 @@ def translation_findings(locales: Path) -> dict[str, tuple[int, int]]:
 
 
 def main(argv: list[str]) -> int:
-    text, ok = render(Path(argv[0]), Path(argv[1]), Path(argv[2]) if len(argv) > 2 else None)
+    locales = Path(argv[1])
+    generated = locales.resolve().parent / "checker" / "sphinx" / "locale"
+    text, ok = render(
+        Path(argv[0]),
+        locales,
+        Path(argv[2]) if len(argv) > 2 else None,
+        generated if generated.is_dir() else None,
+    )
     sys.stdout.write(text)
     return 0 if ok else 1
 

@@ -10,7 +10,8 @@ from checker.claim import Claim
 from checker.i18n import Check
 from checker.i18n.catalog import Entry
 from checker.i18n.checks import TRANSLATION_CHECKS
-from checker.i18n.glossary import Glossary, Term
+from checker.i18n.checks.glossary import check as glossary_check
+from checker.i18n.glossary import Glossary, GlossaryError, Term, load_glossary
 from checker.i18n.message import Message
 from checker.typing import Lang
 from tests.fixtures.claims_i18n import CLAIMS
@@ -200,3 +201,179 @@ def test_a_polarity_change_among_several_negations_is_a_warning() -> None:
     [finding] = [f for check in TRANSLATION_CHECKS for f in check(message)]
     assert (finding.check, finding.severity.value) == (Check.CLAIM_NEGATION, "warning")
     assert finding.message.endswith("with several negations, check each clause")
+
+
+# -- variants to avoid, as the project's glossary settles them ------------------------------
+
+SETTLED = Glossary(
+    Path("glossary.toml"),
+    (
+        Term("line", {"ko": ("줄",)}, {"ko": ("행",)}, 10, "avoid"),
+        Term("row", {"ko": ("행",)}, {}, 20, "avoid"),
+        Term("statement", {"ko": ("문", "진술")}, {"ko": ("문장",)}, 30, "avoid"),
+        Term("default", {"ja": ("デフォルト",)}, {"ja": ("既定",)}, 40, "avoid"),
+        Term("activation", {"ja": ("アクティベーション",)}, {"ja": ("活性化",)}, 50, "avoid"),
+        Term("activation function", {"ja": ("活性化関数",)}, {}, 60, "avoid"),
+        Term(
+            "one (counting things)", {"ja": ("1 つ",)}, {"ja": ("ひとつ", "一つ")}, 70, "anywhere"
+        ),
+    ),
+)
+
+
+def settled(english: str, translation: str, lang: Lang) -> list[str]:
+    message = Message(
+        "x.po",
+        lang,
+        "page",
+        Entry(english, translation, msgstr_line=7),
+        translation,
+        None,
+        None,
+        SETTLED,
+    )
+    return [f.message for f in glossary_check(message)]
+
+
+@pytest.mark.parametrize(
+    ("english", "translation", "lang", "expected"),
+    [
+        # a line number is 줄; 행 in 실행 is another word, not the variant
+        ("It fails at line 13.", "13번째 줄에서 실행이 실패합니다.", "ko", []),
+        (
+            "It fails at line 13.",
+            "13행에서 실패합니다.",
+            "ko",
+            ["'line' is translated as 줄, not 행 (glossary line 10)"],
+        ),
+        ("Line", "행", "ko", ["'line' is translated as 줄, not 행 (glossary line 10)"]),
+        # the English also speaks of a row: 행 is that row's word
+        ("Line 5 prints the weight row.", "5번째 줄은 가중치 행을 출력합니다.", "ko", []),
+        # avoid-only terms do not require their preferred translation
+        ("The command line.", "명령 프롬프트.", "ko", []),
+        # 문장 holds the preferred 문, yet it is the variant to avoid
+        (
+            "Each statement runs once.",
+            "각 문장은 한 번 실행됩니다.",
+            "ko",
+            ["'statement' is translated as 문 / 진술, not 문장 (glossary line 30)"],
+        ),
+        ("Each statement runs once.", "각 문은 한 번 실행됩니다.", "ko", []),
+        (
+            "`auto` (the default).",
+            "`auto`（既定値）。",
+            "ja",
+            ["'default' is translated as デフォルト, not 既定 (glossary line 40)"],
+        ),
+        ("`auto` (the default).", "`auto`（デフォルト値）。", "ja", []),
+        # 活性化関数 is another term's translation, whatever the English says
+        ("Activations such as `relu`.", "`relu` などの活性化関数。", "ja", []),
+        (
+            "Saved activations.",
+            "保存された活性化。",
+            "ja",
+            ["'activation' is translated as アクティベーション, not 活性化 (glossary line 50)"],
+        ),
+        # a house style applies to every message, whatever the English
+        (
+            "A tensor of a single value.",
+            "値をひとつだけ持つテンソル。",
+            "ja",
+            ["house style: write 1 つ, not ひとつ (glossary line 70)"],
+        ),
+        (
+            "None of them runs.",
+            "一つも動きません。",
+            "ja",
+            ["house style: write 1 つ, not 一つ (glossary line 70)"],
+        ),
+        ("Two of them.", "そのうち 2 つ。", "ja", []),
+    ],
+)
+def test_the_settled_variants_are_refused(
+    english: str, translation: str, lang: Lang, expected: list[str]
+) -> None:
+    assert settled(english, translation, lang) == expected
+
+
+def test_a_past_participle_of_a_term_is_the_term() -> None:
+    paraphrase = Glossary(
+        Path("g.toml"),
+        (Term("paraphrase", {"ko": ("다른 말로 옮김",)}, {"ko": ("요약",)}, 1, "avoid"),),
+    )
+    message = Message(
+        "x.po",
+        "ko",
+        "p",
+        Entry("The article says (paraphrased)", "글의 내용(요약)"),
+        "글의 내용(요약)",
+        glossary=paraphrase,
+    )
+    assert [f.message for f in glossary_check(message)] == [
+        "'paraphrase' is translated as 다른 말로 옮김, not 요약 (glossary line 1)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("toml", "problem"),
+    [
+        ('[[term]]\nen = "x"\nja = "エックス"\nenforce = "sometimes"\n', "enforce must be one of"),
+        ('[[term]]\nen = "x"\nja = "1 つ"\nenforce = "anywhere"\n', "needs variants to avoid"),
+    ],
+)
+def test_a_glossary_with_a_wrong_enforce_is_refused(
+    tmp_path: Path, toml: str, problem: str
+) -> None:
+    path = tmp_path / "glossary.toml"
+    path.write_text(toml, encoding="utf-8")
+    with pytest.raises(GlossaryError, match=problem) as raised:
+        load_glossary(path)
+    assert raised.value.line == 1
+
+
+def test_the_project_glossary_settles_the_reviewed_terms() -> None:
+    project = Path(__file__).parents[1] / "locales" / "glossary.toml"
+    terms = {t.en: t for t in load_glossary(project).terms}
+    assert terms["default"].preferred["ja"] == ("デフォルト",)
+    assert terms["default"].avoid["ja"] == ("既定",)
+    assert terms["line"].avoid["ko"] == ("행",)
+    assert terms["statement"].avoid["ko"] == ("문장",)
+    assert terms["one (counting things)"].enforce == "anywhere"
+    assert terms["unscale"].avoid["ja"] == ("割り戻",)
+
+
+# -- one English, one translation, across the catalogs of a language ----------------------
+
+
+def test_an_english_message_translated_two_ways_is_a_warning_on_the_odd_one() -> None:
+    from checker.i18n.checks.consistency import Translated
+    from checker.i18n.checks.consistency import check as consistency
+
+    def item(path: str, msgstr: str, lang: str = "ko", line: int = 9) -> Translated:
+        return Translated(path, lang, path[:-3], Entry("Line", msgstr, msgstr_line=line))
+
+    found = list(
+        consistency(
+            [
+                item("a.po", "줄"),
+                item("b.po", "행", line=12),
+                item("c.po", "줄", line=3),
+                item("d.po", "行", lang="ja"),  # another language: not compared
+                Translated(
+                    "e.po",
+                    "ko",
+                    "e",
+                    Entry("Line", "행", msgstr_line=4, flags=frozenset({"fuzzy"})),
+                ),
+            ]
+        )
+    )
+    assert [(f.path, f.line, f.check.value, f.severity.value, f.message) for f in found] == [
+        (
+            "b.po",
+            12,
+            "consistency",
+            "warning",
+            "translated differently elsewhere: '줄' in a.po:9 and 1 more; use one translation",
+        )
+    ]

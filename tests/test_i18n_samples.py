@@ -82,6 +82,7 @@ def test_every_check_that_judges_a_catalog_has_a_case() -> None:
     assert untested == {
         "missing-catalog",
         "glossary-file",
+        "consistency",
         "claim-vocabulary",
         "substitution",
         "internal",

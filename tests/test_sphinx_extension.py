@@ -218,3 +218,39 @@ def test_evidence_json_of_recorded_cuda_is_shown_with_date(site: Site) -> None:
     )
     html = site.build().html()
     assert "holds · CUDA · NVIDIA H100 80GB HBM3 · torch 2.11.0+cu130 · recorded 2026-11-20" in html
+
+
+def test_generated_text_theme_labels_and_title_follow_the_page_language(
+    site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sphinx.locale
+
+    from checker.sphinx import messages
+
+    sphinx.locale.translators.clear()  # catalogs of earlier builds in this process
+    locale = tmp_path / "extension-locale" / "ja" / "LC_MESSAGES"
+    locale.mkdir(parents=True)
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    (locale / "checker.po").write_text(
+        header
+        + 'msgid "holds if the sum of four ones is 4"\nmsgstr "1 を 4 つ足すと 4 なら成立"\n\n'
+        'msgctxt "rule"\nmsgid "Decision rule"\nmsgstr "判定基準"\n',
+        encoding="utf-8",
+    )
+    (locale / "sphinx.po").write_text(
+        header + 'msgid "Back to top"\nmsgstr "先頭へ戻る"\n', encoding="utf-8"
+    )
+    monkeypatch.setattr(messages, "LOCALE_DIR", tmp_path / "extension-locale")
+    site.append(
+        "../conf.py",
+        '\nchecker_site_text = {"ja": {"html_title": "検証済みサイト", "project": "検証済み"}}\n',
+    )
+    (site.root / "locales" / "ja" / "LC_MESSAGES" / "index.po").write_text(header)
+    (site.root / "locales" / "ja" / "LC_MESSAGES" / "claims.po").write_text(header)
+    build = site.build("html", "ja")
+    assert build.code == 0, build.warnings
+    html = build.html()
+    assert "<em>判定基準: </em>1 を 4 つ足すと 4 なら成立" in html
+    assert "先頭へ戻る" in html and "Back to top" not in html  # the theme's says トップに戻る
+    assert "検証済みサイト</title>" in html
+    sphinx.locale.translators.clear()

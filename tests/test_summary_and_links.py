@@ -65,6 +65,23 @@ def test_summary_reports_pages_snippets_and_coverage(tmp_path: Path) -> None:
     assert "translation ja: 33% (1/3 entries in 1 catalogs, 1 fuzzy)" in text
     assert coverage(locales, "ko").total == 0
     assert "last recorded CUDA run" not in text
+    assert "generated text" not in text
+
+
+def test_summary_counts_the_generated_text_catalogs(tmp_path: Path) -> None:
+    generated = tmp_path / "extension" / "ja" / "LC_MESSAGES"
+    generated.mkdir(parents=True)
+    (generated / "checker.po").write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "claim"\nmsgid "Claim"\nmsgstr "主張"\n\nmsgid "holds if x"\nmsgstr ""\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "summary").mkdir()
+    text, _ = render(tmp_path / "summary", tmp_path / "locales", None, tmp_path / "extension")
+    assert (
+        "    generated text and theme labels: 50% (1/2 entries, 0 fuzzy)"
+        in text.split("translation ko")[0]
+    )
 
 
 def test_summary_shows_the_recorded_cuda_run_when_cuda_ran_nowhere(tmp_path: Path) -> None:

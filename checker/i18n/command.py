@@ -57,6 +57,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--json-file", type=Path, help="also write the checker.i18n/1 JSON document here"
     )
+    p.add_argument(
+        "--write-template",
+        type=Path,
+        metavar="POT",
+        help="write the template of the text the Sphinx extension generates (labels, decision "
+        "rules, reasons) to POT, extracted from the claim modules, and check nothing",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: --{name}: {folder} is not a folder", file=sys.stderr)
             return USAGE_ERROR
     glossary = None if args.no_glossary else (args.glossary or locales / "glossary.toml")
+    extension_locale = root / "checker" / "sphinx" / "locale"
+    if args.write_template is not None:
+        return _write_template(args, root)
     options = I18nOptions(
         docs=docs,
         locales=locales,
@@ -83,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         build_templates=not args.no_build,
         claim_modules=tuple(args.claims_module),
         root=root,
+        generated=extension_locale if extension_locale.is_dir() else None,
+        recorded=tuple(sorted((root / "docs" / "_evidence").glob("*.json"))),
     )
     result = check(options)
     if args.json_file is not None:
@@ -90,3 +102,21 @@ def run(args: argparse.Namespace) -> int:
         args.json_file.write_text(render_json(result), encoding="utf-8")
     sys.stdout.write(RENDERERS[args.format](result))
     return result.exit_code
+
+
+def _write_template(args: argparse.Namespace, root: Path) -> int:
+    from checker import registry
+    from checker.i18n.generated import extract, write_template
+
+    try:
+        claims = registry.load(tuple(args.claims_module), package=registry.DEFAULT_PACKAGE)
+    except (registry.RegistryError, ImportError) as exc:
+        print(f"error: the claim modules did not load: {exc}", file=sys.stderr)
+        return 1
+    recorded = tuple(sorted((root / "docs" / "_evidence").glob("*.json")))
+    extraction = extract(claims, root, recorded)
+    write_template(extraction, args.write_template)
+    for where, line, text in extraction.problems:
+        print(f"{where}:{line}: decision rule {text}", file=sys.stderr)
+    print(f"{args.write_template}: {len(extraction.messages)} messages")
+    return 1 if extraction.problems else 0

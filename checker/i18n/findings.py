@@ -61,7 +61,8 @@ class Check(enum.Enum):
     next to Japanese or Korean punctuation does not parse: put the punctuation inside the
     markup, or leave a space."""
     SUBSTITUTION = "substitution"
-    """A ``{{ substitution }}`` of the English is missing, added or changed."""
+    """A ``{{ substitution }}`` of the English is missing, added or changed; in generated
+    text, a ``{placeholder}`` or ``%(name)s`` the page fills in."""
     NUMBER = "number"
     """A number of the English is missing or changed, or the translation adds one. Numbers
     may move within the sentence; write them in digits (a number the English spells out,
@@ -104,6 +105,9 @@ class Check(enum.Enum):
     GLOSSARY = "glossary"
     """The English uses a glossary term and the translation uses none of the preferred
     translations, or uses a variant the glossary asks to avoid (``locales/glossary.toml``)."""
+    CONSISTENCY = "consistency"
+    """The same English is translated two ways in the catalogs of a language (a heading, a
+    table column, a sentence two pages share): choose one translation and use it everywhere."""
     GLOSSARY_FILE = "glossary-file"
     """``locales/glossary.toml`` is missing or malformed, so terms cannot be checked."""
 
@@ -142,11 +146,11 @@ _FAMILIES = {
     "code": (Check.CODE_LITERAL, Check.CODE_BLOCK),
     "claims": (Check.CLAIM_NEGATION, Check.CLAIM_VOCABULARY),
     "security": (Check.HTML, Check.DIRECTIVE, Check.EXTERNAL_LINK, Check.MYST_SYNTAX),
-    "glossary": (Check.GLOSSARY, Check.GLOSSARY_FILE),
+    "glossary": (Check.GLOSSARY, Check.CONSISTENCY, Check.GLOSSARY_FILE),
     "run": (Check.INTERNAL,),
 }
 _FAMILY = {check: family for family, checks in _FAMILIES.items() for check in checks}
-_WARNINGS = frozenset({Check.OBSOLETE, Check.CLAIM_VOCABULARY, Check.GLOSSARY})
+_WARNINGS = frozenset({Check.OBSOLETE, Check.CLAIM_VOCABULARY, Check.GLOSSARY, Check.CONSISTENCY})
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,15 @@ optionally, variants to avoid::
     ko = "스토리지"
     avoid = { ja = ["記憶領域"], ko = ["저장소"] }
 
+``enforce`` says how a term is checked: ``"preferred"`` (the default) wants one of the
+preferred translations wherever the English has the term, and none of the variants to avoid;
+``"avoid"`` only refuses the variants where the English has the term (a common word such as
+"line" or "default" is often translated by other means); ``"anywhere"`` is a house style
+rather than a word of the English: its variants are refused in every message, whatever the
+English says (counters such as ひとつ against 1 つ). A term's preferred translations also
+allow the variants of other terms that they contain: "row" (행) allows 행 in a message that
+also speaks of a line (줄).
+
 :func:`load_glossary` raises :class:`GlossaryError` with the line of the problem; the
 translation checks report it as a finding, the docs build as a warning.
 """
@@ -24,6 +33,8 @@ from checker.typing import LANGS
 
 _TOML_LINE = re.compile(r"at line (\d+)")
 _TERM_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*term[ \t]*\]\]", re.MULTILINE)
+#: The ways a term is checked, see the module's docstring.
+ENFORCE = ("preferred", "avoid", "anywhere")
 _TRANSLATED: tuple[str, ...] = tuple(lang for lang in LANGS if lang != "en")
 
 
@@ -48,12 +59,14 @@ class Term:
     avoid: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: Line of the term's ``[[term]]`` header.
     line: int = 0
+    #: How the term is checked: ``preferred``, ``avoid`` or ``anywhere`` (see the module).
+    enforce: str = "preferred"
 
     @property
     def pattern(self) -> re.Pattern[str]:
-        """The English term as a whole word or phrase, any case, plural allowed."""
+        """The English term as a whole word or phrase, any case, with -s, -es, -d or -ed."""
         words = r"\s+".join(map(re.escape, self.en.split()))
-        return re.compile(rf"(?<![\w-]){words}(?:s|es)?(?![\w-])", re.IGNORECASE)
+        return re.compile(rf"(?<![\w-]){words}(?:s|es|d|ed)?(?![\w-])", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -95,7 +108,7 @@ def load_glossary(path: Path) -> Glossary:
 def _term(path: Path, line: int, raw: object) -> Term:
     if not isinstance(raw, dict):
         raise GlossaryError(path, line, "a [[term]] must be a table")
-    unknown = set(raw) - {"en", "avoid", "note", *_TRANSLATED}
+    unknown = set(raw) - {"en", "avoid", "note", "enforce", *_TRANSLATED}
     if unknown:
         raise GlossaryError(path, line, f"unknown keys {sorted(unknown)} in [[term]]")
     en = raw.get("en")
@@ -108,7 +121,12 @@ def _term(path: Path, line: int, raw: object) -> Term:
     avoid = {
         lang: _strings(path, line, value, f"avoid.{lang}") for lang, value in avoid_raw.items()
     }
-    return Term(en.strip(), preferred, avoid, line)
+    enforce = raw.get("enforce", "preferred")
+    if enforce not in ENFORCE:
+        raise GlossaryError(path, line, f"enforce must be one of {list(ENFORCE)}")
+    if enforce == "anywhere" and not avoid:
+        raise GlossaryError(path, line, 'a term with enforce = "anywhere" needs variants to avoid')
+    return Term(en.strip(), preferred, avoid, line, enforce)
 
 
 def _strings(path: Path, line: int, value: object, name: str) -> tuple[str, ...]:

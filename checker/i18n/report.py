@@ -30,7 +30,8 @@ def render_text(result: I18nResult) -> str:
     for (path, lang, page), group in groupby(
         result.findings, key=lambda f: (f.path, f.lang, f.page)
     ):
-        title = f"{path}" + (f"  ({lang}, docs/{page}.md)" if page else "")
+        source = page if page.startswith("(") else f"docs/{page}.md"  # "(generated text)"
+        title = f"{path}" + (f"  ({lang}, {source})" if page else "")
         lines += ["", title]
         for finding in group:
             lines.append(

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from checker import registry as registry_mod
 from checker.claim import Claim
+from checker.i18n import generated
 from checker.i18n.catalog import Entry, read_catalog
-from checker.i18n.checks import TRANSLATION_CHECKS, UNUSED_TRANSLATION_CHECKS
+from checker.i18n.checks import TRANSLATION_CHECKS, UNUSED_TRANSLATION_CHECKS, consistency
 from checker.i18n.checks.code import check_code_entry
 from checker.i18n.checks.completeness import PageCoverage, missing_catalog, missing_messages
 from checker.i18n.findings import Check, Finding, Severity
@@ -29,6 +30,8 @@ from checker.i18n.sources import (
     read_sources,
     read_templates,
 )
+from checker.sphinx.messages import catalog_path
+from checker.sphinx.site_text import THEME_DOMAIN
 from checker.typing import Lang
 
 #: The languages translated from English.
@@ -56,6 +59,10 @@ class I18nOptions:
     claim_package: str | None = registry_mod.DEFAULT_PACKAGE
     #: Paths in findings are relative to this folder.
     root: Path | None = None
+    #: The extension's gettext domain (``<lang>/LC_MESSAGES/checker.po``); ``None`` skips it.
+    generated: Path | None = None
+    #: Recorded evidence files, whose rules are shown on pages too.
+    recorded: tuple[Path, ...] = ()
 
     @classmethod
     def project(cls, root: Path, **changes: object) -> I18nOptions:
@@ -67,6 +74,8 @@ class I18nOptions:
             glossary=root / "locales" / "glossary.toml",
             reuse_templates=root / "_build" / "gettext",
             root=root,
+            generated=root / "checker" / "sphinx" / "locale",
+            recorded=tuple(sorted((root / "docs" / "_evidence").glob("*.json"))),
         )
         return dataclasses.replace(options, **changes)  # type: ignore[arg-type]
 
@@ -120,6 +129,8 @@ class _Context:
     findings: list[Finding] = field(default_factory=list)
     coverage: list[PageCoverage] = field(default_factory=list)
     catalogs: int = 0
+    #: Every entry of every readable page catalog, for the consistency check.
+    translated: list[consistency.Translated] = field(default_factory=list)
 
     def relative(self, path: Path) -> str:
         return relative(path, self.options.root)
@@ -143,6 +154,7 @@ def check(options: I18nOptions) -> I18nResult:
     templates = _templates(options, findings)
     glossary = _glossary(options, findings)
     ctx = _Context(options, sources, templates, glossary, findings)
+    extraction = _generated(options, claims, findings)
     for lang in options.langs:
         catalog_dir = options.locales / lang / "LC_MESSAGES"
         found = {
@@ -157,6 +169,9 @@ def check(options: I18nOptions) -> I18nResult:
                 ctx.findings.append(
                     _internal(ctx.relative(path), lang, page, f"{type(exc).__name__}: {exc}")
                 )
+        if extraction is not None and options.generated is not None:
+            _check_generated(ctx, lang, options.generated, extraction)
+    ctx.findings += consistency.check(ctx.translated)
     origin = templates.origin or templates.problem or "none (out-of-date check skipped)"
     return I18nResult(
         tuple(sorted(ctx.findings, key=_order)),
@@ -200,6 +215,43 @@ def _templates(options: I18nOptions, findings: list[Finding]) -> Templates:
             _internal(str(options.docs), "", "", f"out-of-date check skipped: {templates.problem}")
         )
     return templates
+
+
+def _generated(
+    options: I18nOptions, claims: dict[str, Claim], findings: list[Finding]
+) -> generated.Extraction | None:
+    if options.generated is None:
+        return None
+    root = options.root or Path.cwd()
+    try:
+        extraction = generated.extract(claims.values(), root, options.recorded)
+    except Exception as exc:  # a claim module that cannot be read must not stop the gate
+        path = relative(options.generated, options.root)
+        findings.append(_internal(path, "", generated.PAGE, f"{type(exc).__name__}: {exc}"))
+        return None
+    findings += generated.problem_findings(extraction)
+    return extraction
+
+
+def _check_generated(
+    ctx: _Context, lang: Lang, locale_dir: Path, extraction: generated.Extraction
+) -> None:
+    path = catalog_path(lang, locale_dir)
+    found, coverage = generated.check_catalog(
+        path, ctx.relative(path), lang, extraction.messages, ctx.glossary
+    )
+    ctx.findings += found
+    ctx.coverage.append(coverage)
+    ctx.catalogs += coverage.has_catalog
+    theme = catalog_path(lang, locale_dir, THEME_DOMAIN)
+    labels = generated.theme_messages()
+    if labels:
+        found, coverage = generated.check_catalog(
+            theme, ctx.relative(theme), lang, labels, ctx.glossary, page=generated.THEME_PAGE
+        )
+        ctx.findings += found
+        ctx.coverage.append(coverage)
+        ctx.catalogs += coverage.has_catalog
 
 
 def _glossary(options: I18nOptions, findings: list[Finding]) -> Glossary | None:
@@ -256,6 +308,8 @@ def _check_page(ctx: _Context, lang: Lang, page: str, path: Path | None) -> None
     translated = fuzzy = 0
     for entry in catalog.entries:
         ctx.findings += _check_entry(ctx, where, entry)
+        if not ctx.sources.is_code(page, entry.msgid):
+            ctx.translated.append(consistency.Translated(where.path, lang, page, entry))
         counted = not entry.obsolete and not ctx.sources.is_code(page, entry.msgid)
         counted = counted and (template is None or (entry.msgctxt, entry.msgid) in template)
         fuzzy += counted and entry.fuzzy

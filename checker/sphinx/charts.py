@@ -152,17 +152,18 @@ class MeasuredChartHtmlTransform(SphinxPostTransform):
         for node in self.document.findall(measured_chart_node):
             bars: list[tuple[str, float]] = node.get("bars", [])
             if bars:
-                node.insert(1, nodes.raw("", bar_chart_svg(bars), format="html"))
+                mib = text(self.config.language or "en", "unit-mib")
+                node.insert(1, nodes.raw("", bar_chart_svg(bars, mib), format="html"))
 
 
-def bar_chart_svg(bars: list[tuple[str, float]]) -> str:
-    """A horizontal bar chart; byte values are drawn in MiB when large."""
+def bar_chart_svg(bars: list[tuple[str, float]], mib: str = "MiB") -> str:
+    """A horizontal bar chart; byte values are drawn in MiB (written ``mib``) when large."""
     from matplotlib import rcParams
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
 
     largest = max((v for _, v in bars), default=0.0)
-    scale, unit = (_MIB, "MiB") if largest >= _MIB else (1.0, "")
+    scale, unit = (_MIB, mib) if largest >= _MIB else (1.0, "")
     with warnings.catch_warnings(), _quiet_matplotlib():
         warnings.simplefilter("ignore")
         rcParams["svg.fonttype"] = "none"

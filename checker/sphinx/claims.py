@@ -36,6 +36,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from checker.claim import Expect
 from checker.links import anchor
 from checker.sphinx import formatting
+from checker.sphinx.messages import translate_text
 from checker.sphinx.results import dynamic_pages, results_for
 from checker.sphinx.tables import table
 from checker.sphinx.ui_text import text
@@ -299,7 +300,10 @@ def _evidence_block(verdicts: list[Verdict], lang: str) -> nodes.container | Non
     for verdict in verdicts:
         evidence = verdict.evidence
         if evidence is None:
-            reason = verdict.reason or text(lang, verdict.outcome.value)
+            if verdict.reason:
+                reason = translate_text(lang, verdict.reason)
+            else:
+                reason = text(lang, verdict.outcome.value)
             block += nodes.paragraph(text=f"{verdict.device.upper()}: {reason}")
             continue
         heading = nodes.paragraph(classes=["checker-evidence-device"])
@@ -326,7 +330,7 @@ def _evidence_block(verdicts: list[Verdict], lang: str) -> nodes.container | Non
             )
         rule = nodes.paragraph()
         rule += nodes.emphasis(text=f"{text(lang, 'rule')}: ")
-        rule += nodes.Text(evidence.observation.rule)
+        rule += nodes.Text(translate_text(lang, evidence.observation.rule))
         block += rule
         probe = nodes.paragraph()
         probe += nodes.emphasis(text=f"{text(lang, 'probe')}: ")

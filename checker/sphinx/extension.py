@@ -16,6 +16,7 @@ from checker.sphinx.languages import setup_languages
 from checker.sphinx.measured import setup_measured
 from checker.sphinx.results import setup_results
 from checker.sphinx.safety import setup_safety
+from checker.sphinx.site_text import setup_site_text
 from checker.sphinx.translatable import setup_translatable
 
 VERSION = "0.1.0"
@@ -33,4 +34,5 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     setup_translatable(app)
     setup_safety(app)
     setup_glossary(app)
+    setup_site_text(app)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -54,7 +54,7 @@ def device_name(evidence: Evidence) -> str:
 def measured_on(evidence: Evidence, lang: str) -> str:
     label = text(lang, "measured-on", device=device_name(evidence), torch=evidence.torch_version)
     if evidence.origin == "recorded":
-        label += f", {text(lang, 'recorded', date=evidence.measured_at[:10])}"
+        label += text(lang, "separator") + text(lang, "recorded", date=evidence.measured_at[:10])
     return label
 
 

@@ -133,7 +133,7 @@ def _context_note(used: dict[tuple[str, str], Evidence], lang: str) -> nodes.par
                     date=ev.measured_at[:10],
                 )
             )
-    sep = "、" if lang == "ja" else ", "
+    sep = text(lang, "separator")
     return nodes.paragraph(
         text=text(lang, "context", parts=sep.join(parts)), classes=["checker-context"]
     )

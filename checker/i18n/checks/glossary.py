@@ -3,14 +3,25 @@
 Warnings, not errors: a sentence may need another word. Terms are matched in the words of
 the message (code, roles and link targets left out), the English term as a whole word in
 any case, the translations as written.
+
+A variant to avoid is found as written, except that in Korean it must start a word or follow
+a digit (the avoided 행 of a line number is not the 행 of 실행), and a variant that contains a
+preferred translation (문장 against 문) is looked for before the preferred ones are set
+aside. A variant is allowed where the English also uses another term whose preferred
+translation contains it: 행 translates "row" in a message that also speaks of a line.
+Terms with ``enforce = "avoid"`` only refuse their variants; ``enforce = "anywhere"`` refuses
+them in every message.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from checker.i18n.findings import Check, Finding
 from checker.i18n.message import Message
+
+_HANGUL = "\uac00-\ud7a3"
 
 
 def check(message: Message) -> Iterator[Finding]:
@@ -18,18 +29,47 @@ def check(message: Message) -> Iterator[Finding]:
         return
     english = message.source.prose
     translated = message.target.prose.lower()
+    lang = message.lang
+    used = [t for t in message.glossary.terms if t.pattern.search(english)]
+    others = {p.lower() for t in message.glossary.terms for p in t.preferred.get(lang, ())}
+    in_english = {p.lower() for t in used for p in t.preferred.get(lang, ())}
     for term in message.glossary.terms:
-        preferred = term.preferred.get(message.lang, ())
-        if not preferred or not term.pattern.search(english):
+        shown = term.preferred.get(lang, ())
+        preferred = tuple(p.lower() for p in shown)
+        anywhere = term.enforce == "anywhere"
+        if not (term in used or anywhere):
             continue
-        rest = translated
-        for word in preferred:
-            rest = rest.replace(word.lower(), " ")
-        avoided = [a for a in term.avoid.get(message.lang, ()) if a.lower() in rest]
-        uses_preferred = rest != translated
-        if uses_preferred and not avoided:
+        avoided = []
+        for variant in term.avoid.get(lang, ()):
+            v = variant.lower()
+            # words that are not the variant: this term's preferred translations (except one
+            # inside the variant: 문 in 문장), other terms' translations that contain it
+            # (活性化関数), and, where the English uses their term, those equal to it (행, row)
+            allowed = {p for p in preferred if p not in v}
+            allowed |= {o for o in others if v in o and o != v} | {e for e in in_english if v in e}
+            if _found(v, translated, allowed, lang):
+                avoided.append(variant)
+        missing_preferred = (
+            term.enforce == "preferred"
+            and bool(preferred)
+            and not any(p in translated for p in preferred)
+        )
+        if not avoided and not missing_preferred:
             continue
-        text = f"'{term.en}' is translated as {' / '.join(preferred)}"
+        if anywhere:
+            text = f"house style: write {' / '.join(shown) or 'otherwise'}"
+        else:
+            text = f"'{term.en}' is translated as {' / '.join(shown)}"
         if avoided:
             text += f", not {', '.join(avoided)}"
         yield message.finding(Check.GLOSSARY, f"{text} (glossary line {term.line})")
+
+
+def _found(variant: str, translated: str, allowed: set[str], lang: str) -> bool:
+    """Whether ``variant`` occurs in ``translated`` outside the ``allowed`` words."""
+    text = translated
+    for word in sorted(allowed, key=len, reverse=True):
+        text = text.replace(word, " ")
+    if lang != "ko":
+        return variant in text
+    return re.search(rf"(?<![{_HANGUL}]){re.escape(variant)}", text) is not None

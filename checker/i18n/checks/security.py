@@ -56,6 +56,12 @@ def check(message: Message) -> Iterator[Finding]:
         )
 
 
+def check_plain_text(message: Message) -> Iterator[Finding]:
+    """For text that is not Markdown (the extension's labels and rules, theme labels): raw
+    HTML the English does not have is all that can inject anything."""
+    yield from _html(message, message.source, message.target)
+
+
 def _html(message: Message, source: Inventory, target: Inventory) -> Iterator[Finding]:
     added = list((Counter(target.html) - Counter(source.html)).elements())
     if not added:

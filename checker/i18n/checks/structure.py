@@ -24,7 +24,7 @@ def check(message: Message) -> Iterator[Finding]:
     yield from _links(message)
     yield from _emphasis(message)
     yield from _substitutions(message)
-    yield from _numbers(message)
+    yield from check_numbers(message)
 
 
 def _role(role: tuple[str, str]) -> str:
@@ -86,7 +86,7 @@ def _substitutions(message: Message) -> Iterator[Finding]:
         yield message.finding(Check.SUBSTITUTION, text)
 
 
-def _numbers(message: Message) -> Iterator[Finding]:
+def check_numbers(message: Message) -> Iterator[Finding]:
     """Every number of the English is kept (as often as the English has it); the translation
     adds no value the English has neither in digits nor spelled out (it may repeat one)."""
     english = numbers(message.source.prose)

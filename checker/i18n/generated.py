@@ -1,0 +1,371 @@
+"""The text the Sphinx extension generates, as messages of its gettext domain, and the check
+of their catalogs (``checker/sphinx/locale/<lang>/LC_MESSAGES/checker.po``).
+
+:func:`extract` reads the messages from where they are written, never from a copy:
+
+- labels: :data:`checker.sphinx.ui_text.LABELS` (``msgctxt`` is the key);
+- decision rules: every ``rule=`` keyword in the modules that define the loaded claims'
+  probes, read from their syntax tree (an f-string becomes one message whose fields are
+  ``{placeholders}``), and the rules of recorded evidence that no source rule produces (a
+  stale recording still shows on the pages);
+- reasons a device was not run: the literal reason given to ``Presence``, ``not_run`` or an
+  ``"absent"`` result in :mod:`checker.devices`, :mod:`checker.runner`, :mod:`checker.worker`.
+
+A rule that is not a literal cannot be translated: it is reported, and the rest goes on.
+:func:`check_catalog` judges one language's catalog with the same findings as a page's
+catalog (missing, out of date, untranslated, fuzzy, malformed) and the checks that apply to
+plain text: placeholders, numbers, code words, HTML and the glossary.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import importlib
+import inspect
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from checker.claim import Claim
+from checker.i18n.catalog import read_catalog
+from checker.i18n.checks import glossary as glossary_check
+from checker.i18n.checks import security, structure
+from checker.i18n.checks.completeness import PageCoverage
+from checker.i18n.findings import Check, Finding, Severity
+from checker.i18n.glossary import Glossary
+from checker.i18n.message import Message
+from checker.sphinx.messages import DOMAIN, FIELD, template_pattern
+from checker.typing import Lang
+
+#: How the generated catalog is named in findings and coverage.
+PAGE = "(generated text)"
+#: How the theme's labels are named in findings and coverage.
+THEME_PAGE = "(theme labels)"
+#: Modules whose literal reasons for a device not run are shown on pages.
+REASON_MODULES = ("checker.devices", "checker.runner", "checker.worker")
+_REASON_CALLS = {"Presence": 2, "not_run": 2}
+#: Words of a rule that are code: API names, calls, indexing, operators.
+_CODE_WORD = re.compile(r"[\w.\[\]():=*'\"-]*(?:\w_\w|\w\.\w|\(|\[|\*\*|=)[\w.\[\]():=*'\"-]*")
+_PERCENT_FIELD = re.compile(r"%\([A-Za-z_]\w*\)[sd]")
+_CODE_TRIGGER = re.compile(r"\w_\w|\w\.\w|\w\(|\[|\*\*|=")
+
+
+@dataclass(frozen=True)
+class GeneratedMessage:
+    """One message of the ``checker`` domain."""
+
+    msgid: str
+    context: str | None
+    #: ``path:line`` where the English is written.
+    locations: tuple[str, ...]
+    #: For translators: what the message is (``label``, ``decision rule of amp/...``).
+    comment: str
+
+    @property
+    def key(self) -> tuple[str | None, str]:
+        return (self.context, self.msgid)
+
+
+@dataclass(frozen=True)
+class Extraction:
+    messages: tuple[GeneratedMessage, ...]
+    #: ``(path, line, text)`` of rules that could not be read as text.
+    problems: tuple[tuple[str, int, str], ...] = ()
+
+
+def extract(claims: Iterable[Claim], root: Path, recorded: Iterable[Path] = ()) -> Extraction:
+    """Every message the extension can show, in a stable order."""
+    from checker.sphinx.ui_text import LABELS
+
+    found: dict[tuple[str | None, str], GeneratedMessage] = {}
+    problems: list[tuple[str, int, str]] = []
+    ui_path = _relative(
+        Path(inspect.getfile(importlib.import_module("checker.sphinx.ui_text"))), root
+    )
+    for key, english in LABELS.items():
+        _add(found, GeneratedMessage(english, key, (ui_path,), "label"))
+    by_module: dict[str, list[Claim]] = {}
+    for claim in claims:
+        by_module.setdefault(claim.probe.__module__, []).append(claim)
+    for module_name in sorted(by_module):
+        for message, problem in _literals(module_name, root, _rule_nodes):
+            if problem:
+                problems.append(problem)
+            elif message is not None:
+                _add(found, GeneratedMessage(message[0], None, (message[1],), "decision rule"))
+    for module_name in REASON_MODULES:
+        for message, _problem in _literals(module_name, root, _reason_nodes):
+            if message is not None:
+                _add(found, GeneratedMessage(message[0], None, (message[1],), "reason"))
+    for path in recorded:
+        for rule in _recorded_rules(path):
+            if not any(_produces(m.msgid, rule) for m in found.values() if m.context is None):
+                text = "decision rule of recorded evidence, not in the probes' source any more"
+                _add(found, GeneratedMessage(rule, None, (_relative(path, root),), text))
+    return Extraction(tuple(found.values()), tuple(problems))
+
+
+def _add(found: dict[tuple[str | None, str], GeneratedMessage], message: GeneratedMessage) -> None:
+    known = found.get(message.key)
+    if known is None:
+        found[message.key] = message
+    else:
+        locations = tuple(dict.fromkeys(known.locations + message.locations))
+        found[message.key] = GeneratedMessage(known.msgid, known.context, locations, known.comment)
+
+
+def _produces(msgid: str, text: str) -> bool:
+    if msgid == text:
+        return True
+    found = template_pattern(msgid)
+    return found is not None and found[0].fullmatch(text) is not None
+
+
+_Literal = tuple[tuple[str, str] | None, tuple[str, int, str] | None]
+
+
+def _literals(module_name: str, root: Path, select: object) -> Iterator[_Literal]:
+    """``((text, location), None)`` per literal the selector finds, ``(None, problem)`` for a
+    value that is not a literal."""
+    module = importlib.import_module(module_name)
+    path = Path(inspect.getfile(module))
+    where = _relative(path, root)
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    assert callable(select)
+    for node in select(tree):
+        text = _text(node)
+        if text is None:
+            yield None, (where, node.lineno, f"not a literal: {ast.unparse(node)}")
+        elif text.strip():
+            yield (text, f"{where}:{node.lineno}"), None
+
+
+def _rule_nodes(tree: ast.AST) -> Iterator[ast.expr]:
+    """``rule=`` of any call, and the second argument of ``Observation(holds, rule, ...)``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            yield from (k.value for k in node.keywords if k.arg == "rule")
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if name == "Observation" and len(node.args) > 1:
+                yield node.args[1]
+
+
+def _reason_nodes(tree: ast.AST) -> Iterator[ast.expr]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            index = _REASON_CALLS.get(node.func.id)
+            if index is not None and len(node.args) > index:
+                value = node.args[index]
+                if isinstance(value, ast.Constant | ast.JoinedStr):
+                    yield value
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                is_reason = isinstance(key, ast.Constant) and key.value == "absent"
+                if is_reason and isinstance(value, ast.Constant | ast.JoinedStr):
+                    yield value
+
+
+def _text(node: ast.expr) -> str | None:
+    """A string literal as written, an f-string with ``{field}`` placeholders, or None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                parts.append(value.value)
+            elif isinstance(value, ast.FormattedValue):
+                parts.append("{" + ast.unparse(value.value) + "}")
+            else:
+                return None
+        return "".join(parts)
+    return None
+
+
+def _recorded_rules(path: Path) -> list[str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return sorted({str(v["rule"]) for v in data["claims"].values()})
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []  # unreadable recordings are the record command's business
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+# -- the template ------------------------------------------------------------------------
+
+
+def write_template(extraction: Extraction, path: Path) -> None:
+    """Write the messages as a ``.pot`` template, as the gettext builder writes the pages'."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    catalog = Catalog(project="checker", domain=DOMAIN, charset="utf-8")
+    for message in extraction.messages:
+        catalog.add(
+            message.msgid,
+            context=message.context,
+            locations=[_location(loc) for loc in message.locations],
+            auto_comments=[message.comment],
+        )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        write_po(handle, catalog, width=76, omit_header=False)
+
+
+def _location(where: str) -> tuple[str, int]:
+    path, _, line = where.rpartition(":")
+    if path and line.isdigit():
+        return (path, int(line))
+    return (where, 0)  # Babel writes a location without a line as the bare path
+
+
+# -- the check ---------------------------------------------------------------------------
+
+
+def theme_messages() -> tuple[GeneratedMessage, ...]:
+    """The labels of the HTML theme (pydata-sphinx-theme's ``sphinx.pot``); none when the
+    theme is not installed."""
+    from babel.messages.pofile import read_po
+
+    try:
+        import pydata_sphinx_theme  # type: ignore[import-untyped]
+    except ImportError:
+        return ()
+    pot = Path(pydata_sphinx_theme.__file__).parent / "locale" / "sphinx.pot"
+    with pot.open("rb") as handle:
+        template = read_po(handle)
+    return tuple(
+        GeneratedMessage(m.id, m.context, ("pydata_sphinx_theme/locale/sphinx.pot",), "theme")
+        for m in template
+        if m.id and isinstance(m.id, str)
+    )
+
+
+def check_catalog(
+    path: Path,
+    shown_path: str,
+    lang: Lang,
+    messages: tuple[GeneratedMessage, ...],
+    glossary: Glossary | None,
+    *,
+    page: str = PAGE,
+) -> tuple[list[Finding], PageCoverage]:
+    """The findings of one language's catalog of generated text and its coverage."""
+    template = {m.key: m for m in messages}
+    findings: list[Finding] = []
+    if not path.exists():
+        text = f"no catalog for the {page[1:-1]}: run 'nox -s translation -- {lang}'"
+        findings.append(_finding(shown_path, 1, lang, Check.MISSING_CATALOG, text, page=page))
+        return findings, PageCoverage(lang, page, len(template), 0, 0, has_catalog=False)
+    catalog = read_catalog(path, lang)
+    findings += [
+        _finding(shown_path, p.line, lang, p.check, p.message, page=page) for p in catalog.problems
+    ]
+    if catalog.fatal:
+        return findings, PageCoverage(lang, page, len(template), 0)
+    translated = fuzzy = 0
+    present = set()
+    for entry in catalog.entries:
+        key = (entry.msgctxt, entry.msgid)
+        message = Message(shown_path, lang, page, entry, entry.msgstr, glossary=glossary)
+        if entry.obsolete:
+            findings.append(message.finding(Check.OBSOLETE, "an obsolete (#~) entry: delete it"))
+            continue
+        present.add(key)
+        if key not in template:
+            text = "the extension no longer generates this message: run 'nox -s i18n'"
+            findings.append(message.finding(Check.OUT_OF_DATE, text, line=entry.msgid_line))
+        elif entry.fuzzy:
+            text = "marked fuzzy: check the translation against the changed English"
+            findings.append(message.finding(Check.FUZZY, text, line=entry.flags_line or entry.line))
+            fuzzy += 1
+        elif not entry.translated:
+            findings.append(message.finding(Check.UNTRANSLATED, "not translated yet"))
+        else:
+            translated += 1
+            findings += check_message(message)
+    missing = [m for key, m in template.items() if key not in present]
+    if missing:
+        first = missing[0].msgid if len(missing[0].msgid) < 70 else missing[0].msgid[:67] + "..."
+        text = (
+            f"{len(missing)} generated message(s) missing from the catalog (first: {first!r}): "
+            f"run 'nox -s i18n'"
+        )
+        findings.append(_finding(shown_path, 1, lang, Check.OUT_OF_DATE, text, page=page))
+    return findings, PageCoverage(lang, page, len(template), translated, fuzzy)
+
+
+def problem_findings(extraction: Extraction) -> list[Finding]:
+    """A rule that cannot be extracted, once for all languages."""
+    return [
+        Finding(where, line, "", PAGE, Check.INTERNAL, Severity.ERROR, f"decision rule {text}")
+        for where, line, text in extraction.problems
+    ]
+
+
+def check_message(message: Message) -> list[Finding]:
+    """The checks of a translated generated message: the plain-text ones."""
+    found = list(_placeholders(message))
+    found += _code_words(message)
+    found += security.check_plain_text(message)
+    found += structure.check_numbers(message)
+    # the glossary judges the words, not the code: "view" in a.view(2, 1) is no ビュー
+    english = FIELD.sub(" ", message.english)
+    for word in _code_in(english):
+        english = english.replace(word, " ")
+    words_only = dataclasses.replace(
+        message, entry=dataclasses.replace(message.entry, msgid=english)
+    )
+    found += glossary_check.check(words_only)
+    return found
+
+
+def _placeholders(message: Message) -> Iterator[Finding]:
+    english = Counter(_fields(message.english))
+    translated = Counter(_fields(message.translation))
+    if english != translated:
+        missing = sorted((english - translated).elements())
+        extra = sorted((translated - english).elements())
+        parts = [f"drops {m}" for m in missing] + [f"adds {e}" for e in extra]
+        text = f"placeholders differ: {', '.join(parts)}; keep every placeholder of the English"
+        yield message.finding(Check.SUBSTITUTION, text)
+
+
+def _fields(text: str) -> list[str]:
+    """``{name}`` fields and ``%(name)s`` placeholders (the theme's)."""
+    return [m[0] for m in FIELD.finditer(text)] + _PERCENT_FIELD.findall(text)
+
+
+def _code_words(message: Message) -> Iterator[Finding]:
+    for word in dict.fromkeys(_code_in(message.english)):
+        if word not in message.translation:
+            text = f"the English's code {word!r} is missing; code is never translated"
+            yield message.finding(Check.CODE_LITERAL, text)
+
+
+def _code_in(text: str) -> Iterator[str]:
+    """The code words of ``text``, without the sentence's own punctuation and parentheses."""
+    for match in _CODE_WORD.finditer(FIELD.sub(" ", text)):
+        word = match[0].rstrip(".,;:")
+        while word.count("(") < word.count(")") and word.endswith(")"):
+            word = word[:-1]  # the closing parenthesis of the sentence, not of the call
+        if word.startswith("(") and word.count("(") > word.count(")"):
+            word = word[1:]
+        if word.startswith("(") and word.endswith(")"):
+            word = word[1:-1]  # a parenthesised code word: "(use_reentrant=False)"
+        if len(word) > 1 and _CODE_TRIGGER.search(word):
+            yield word
+
+
+def _finding(path: str, line: int, lang: str, check: Check, text: str, *, page: str) -> Finding:
+    return Finding(path, line, lang, page, check, check.severity, text)

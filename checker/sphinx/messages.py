@@ -1,0 +1,140 @@
+"""The extension's own gettext domain, ``checker``: every word it writes on a page.
+
+The English is the ``msgid``; the translations live in
+``checker/sphinx/locale/<lang>/LC_MESSAGES/checker.po`` and are compiled in memory (by Babel,
+as Sphinx compiles page catalogs) the first time a build needs them, so no stale ``.mo`` file
+is ever read. :mod:`checker.i18n.generated` extracts the messages and checks the catalogs:
+
+- labels (badges, headings, units), with their key in :mod:`checker.sphinx.ui_text` as
+  ``msgctxt``;
+- the decision rule of every probe and the reasons a device was not run, without context.
+  A rule built by an f-string is one message whose fields are ``{placeholders}``: the text a
+  probe returned is matched against it, and the translation gets the same values.
+
+A message that is missing, untranslated or fuzzy shows its English; the translation gate
+reports it, the build never breaks on it.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from dataclasses import dataclass
+from gettext import GNUTranslations
+from pathlib import Path
+
+#: The gettext domain of the extension.
+DOMAIN = "checker"
+#: ``<lang>/LC_MESSAGES/checker.po`` under this folder.
+LOCALE_DIR = Path(__file__).with_name("locale")
+#: A field of an f-string message: ``{SIDE}``, ``{name}``, ``{x.shape}``.
+FIELD = re.compile(r"\{([A-Za-z_][^{}]*)\}")
+
+
+def catalog_path(lang: str, locale_dir: Path | None = None, domain: str = DOMAIN) -> Path:
+    """``<locale_dir>/<lang>/LC_MESSAGES/<domain>.po`` (the extension's own by default)."""
+    return (locale_dir or LOCALE_DIR) / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+@dataclass(frozen=True)
+class _Template:
+    """A message with fields, as a pattern over the text it produces."""
+
+    pattern: re.Pattern[str]
+    #: Group name of each distinct field, in the order of first appearance.
+    groups: dict[str, str]
+    translation: str
+
+
+@dataclass(frozen=True)
+class _Domain:
+    translations: GNUTranslations | None
+    templates: tuple[_Template, ...] = ()
+
+
+def gettext(lang: str, msgid: str, context: str | None = None) -> str:
+    """``msgid`` in ``lang``; the English when no translation is usable."""
+    domain = _domain(lang)
+    if domain.translations is None or not msgid:
+        return msgid
+    if context is None:
+        return domain.translations.gettext(msgid)
+    return domain.translations.pgettext(context, msgid)
+
+
+def translate_text(lang: str, english: str) -> str:
+    """A generated sentence (a rule, a reason) in ``lang``: its own message, else the first
+    message with fields that produces it, with the same values; else the English."""
+    domain = _domain(lang)
+    if domain.translations is None or not english:
+        return english
+    exact = domain.translations.gettext(english)
+    if exact != english:
+        return exact
+    for template in domain.templates:
+        match = template.pattern.fullmatch(english)
+        if match is not None:
+            values = {field: match[group] for field, group in template.groups.items()}
+            return _fill(template.translation, values)
+    return english
+
+
+def _fill(translation: str, values: dict[str, str]) -> str:
+    return FIELD.sub(lambda m: values.get(m[1], m[0]), translation)
+
+
+def template_pattern(msgid: str) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """The pattern of the texts a message with fields produces; ``None`` without fields."""
+    if not FIELD.search(msgid):
+        return None
+    groups: dict[str, str] = {}
+    parts: list[str] = []
+    last = 0
+    for match in FIELD.finditer(msgid):
+        parts.append(re.escape(msgid[last : match.start()]))
+        field = match[1]
+        if field in groups:
+            parts.append(f"(?P={groups[field]})")
+        else:
+            groups[field] = f"f{len(groups)}"
+            parts.append(f"(?P<{groups[field]}>.+?)")
+        last = match.end()
+    parts.append(re.escape(msgid[last:]))
+    return re.compile("".join(parts), re.DOTALL), groups
+
+
+def _domain(lang: str) -> _Domain:
+    path = catalog_path(lang)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return _Domain(None)
+    return _load(path, stamp)
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: Path, stamp: int) -> _Domain:
+    """Compile the catalog (``stamp`` keys the cache to the file's version)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    try:
+        with path.open("rb") as handle:
+            catalog = read_po(handle)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)  # fuzzy and untranslated messages are left out
+        compiled.seek(0)
+        translations = GNUTranslations(compiled)
+    except Exception:  # a broken catalog is the gate's finding; the page keeps its English
+        return _Domain(None)
+    templates = []
+    for message in catalog:
+        if not message.id or not message.string or message.fuzzy or message.context:
+            continue
+        if not isinstance(message.id, str) or not isinstance(message.string, str):
+            continue
+        found = template_pattern(message.id)
+        if found is not None:
+            templates.append(_Template(found[0], found[1], message.string))
+    return _Domain(translations, tuple(templates))

@@ -1,0 +1,76 @@
+"""The words around the pages, in the page's language: the theme's labels and the site's
+title.
+
+- Theme labels ("Collapse Sidebar", "Color mode", "On this page"...) are messages of the
+  ``sphinx`` gettext domain. Sphinx's own catalogs translate some, the theme's catalog others
+  (pydata-sphinx-theme has no Korean and leaves several Japanese labels empty). Ours,
+  ``checker/sphinx/locale/<lang>/LC_MESSAGES/sphinx.po``, holds every label of the theme's
+  template; it is compiled into the build's doctree folder and registered before the
+  theme's, so it completes and corrects the theme while Sphinx's own translations stay first.
+- The site's title, project name and copyright line come from ``checker_site_text``, a
+  ``{lang: {config name: text}}`` table in ``conf.py``, applied once the language is known.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.errors import ConfigError
+
+from checker.sphinx.messages import catalog_path
+from checker.sphinx.warnings_ import CheckerWarnings, warn
+
+#: The gettext domain of Sphinx and of its themes.
+THEME_DOMAIN = "sphinx"
+#: Configuration values a language may set in ``checker_site_text``.
+SITE_TEXT_KEYS = ("project", "html_title", "html_short_title", "copyright")
+
+
+def setup_site_text(app: Sphinx) -> None:
+    app.add_config_value("checker_site_text", {}, "html", types=[dict])
+    app.connect("config-inited", apply_site_text)
+    register_theme_catalog(app)
+
+
+def apply_site_text(app: Sphinx, config: Config) -> None:
+    """Set the title, project and copyright of the language being built."""
+    table: Any = config.checker_site_text
+    if not isinstance(table, dict):
+        raise ConfigError("checker_site_text must be a dict {lang: {name: text}}")
+    texts = table.get(config.language or "en", {})
+    unknown = set(texts) - set(SITE_TEXT_KEYS)
+    if unknown:
+        raise ConfigError(f"checker_site_text: unknown names {sorted(unknown)}")
+    for name, value in texts.items():
+        config[name] = value
+
+
+def register_theme_catalog(app: Sphinx) -> None:
+    """Compile our theme labels for the language being built and register them."""
+    lang = app.config.language or "en"
+    source = catalog_path(lang, domain=THEME_DOMAIN)
+    if lang == "en" or not source.exists():
+        return
+    target_dir = Path(app.doctreedir) / "checker-locale"
+    target = target_dir / lang / "LC_MESSAGES" / f"{THEME_DOMAIN}.mo"
+    try:
+        compile_catalog(source, target)
+    except Exception as exc:  # the gate names the problem; the page keeps the theme's words
+        warn(CheckerWarnings.CATALOG, f"{source}: theme labels not compiled: {exc}")
+        return
+    app.add_message_catalog(THEME_DOMAIN, str(target_dir))
+
+
+def compile_catalog(source: Path, target: Path) -> None:
+    """``source`` (.po) into ``target`` (.mo), as Sphinx compiles the pages' catalogs."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with source.open("rb") as handle:
+        catalog = read_po(handle)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("wb") as handle:
+        write_mo(handle, catalog)

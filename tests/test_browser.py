@@ -1,0 +1,236 @@
+"""The Japanese and Korean site, opened in a real browser: no English on the page except code,
+identifiers and proper names, in the evidence panels, the charts (SVG text), the headings,
+the generated badges and the theme around the pages.
+
+The site is built for ja and ko as ``nox -s docs`` builds it (``-W --keep-going``), every
+page (topics, reviews, reference, basics, claims, index) is opened in headless Chromium
+with every evidence panel unfolded, and its visible text is read from the
+DOM as the browser lays it out (``checkVisibility``): hidden menus and tooltips are not text
+a reader sees. Screenshots of the top of each page, its first evidence panel and its first
+chart go to ``_build/screenshots/<lang>/`` (a CI artifact). Skipped only where Chromium or
+its driver is not installed (Debian: ``apt-get install chromium chromium-driver``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checker.i18n.sources import page_names
+from tests.helpers import ROOT
+
+CHROMIUM = (
+    shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+)
+CHROMEDRIVER = shutil.which("chromedriver")
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+LANGS = ("ja", "ko")
+PAGES = page_names(ROOT / "docs")
+#: Names that are English words and still not translated: products, languages, the theme.
+PROPER_NAMES = frozenset(
+    {"English", "Python", "Sphinx", "PyData Sphinx Theme", "Linear", "Function", "Pool"}
+)
+#: Where each piece of visible text sits; prose is the pages' own translated text.
+CHECKED_REGIONS = ("evidence", "chart", "heading", "generated", "theme")
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="chromium and chromedriver are not installed "
+    "(Debian: apt-get install chromium chromium-driver)",
+)
+
+#: Visible text nodes, with the region they belong to, and the words of every code element.
+_READ_PAGE = """
+document.querySelectorAll('details').forEach(d => { d.open = true; });
+const code = 'code, pre, kbd, samp, tt, var, script, style, noscript, .highlight, .headerlink';
+const regions = [
+  ['evidence', '.checker-evidence, .checker-evidence-body'],
+  ['chart', 'svg'],
+  ['heading', 'h1, h2, h3, h4, h5, h6'],
+  ['generated', '.checker-badges, .checker-claim-label, .checker-context, .checker-verdict,'
+    + ' .checker-chart-data thead, .checker-claims-table thead'],
+  ['theme', '.bd-header, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-footer,'
+    + ' .bd-footer-article, .prev-next-area, .bd-header-article, .navbar-header-items'],
+];
+const texts = [];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const el = node.parentElement;
+  const text = node.textContent.trim();
+  if (!text || !el || el.closest(code)) continue;
+  if (!el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) continue;
+  const found = regions.find(([, selector]) => el.closest(selector));
+  texts.push([found ? found[0] : 'prose', text]);
+}
+const codeWords = Array.from(document.querySelectorAll('code, pre'), c => c.textContent);
+return [texts, codeWords];
+"""
+
+_ASCII_RUN = re.compile(r"[\x21-\x7e]+")
+_IDENTIFIER_MARKS = re.compile(r"[_.()\[\]=*/<>@#$%^&+|~`\\0-9:]|[a-z]-[a-z]")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def english_words(text: str, identifiers: frozenset[str]) -> list[str]:
+    """The English words of ``text``: ASCII words that are not code, identifiers, acronyms,
+    CamelCase names, single letters (variables) or proper names. A kebab-case token amid
+    Japanese or Korean (``no-grad``, ``amp-default-dtype``) is a key or a mode name; an
+    English sentence has other words that give it away."""
+    for name in sorted(PROPER_NAMES, key=len, reverse=True):
+        text = text.replace(name, " ")
+    found = []
+    for run in _ASCII_RUN.findall(text):
+        token = run.strip(".,;:!?\"'()[]{}")
+        if not token or _IDENTIFIER_MARKS.search(token):
+            continue  # x.mm(w), unscale_, 2**16, float16, CloneBackward0, 512
+        for word in _WORD.findall(token):
+            if len(word) == 1 or word.isupper() or any(c.isupper() for c in word[1:]):
+                continue  # x, CUDA, GradScaler, PyTorch
+            if word.lower() in identifiers:
+                continue  # relu, backward, view: written as code elsewhere on the site
+            found.append(word)
+    return found
+
+
+def test_english_words_are_told_from_code_and_names() -> None:
+    identifiers = frozenset({"relu", "backward", "torch"})
+    assert english_words("判定基準: relu が float32 を返し、x.mm(w) なら成立", identifiers) == []
+    assert english_words("CUDA、torch 2.13.0+cpu、GradScaler、PyTorch、English", identifiers) == []
+    assert english_words("Decision rule: holds if the sum is 4", identifiers) == [
+        "Decision",
+        "rule",
+        "holds",
+        "if",
+        "the",
+        "sum",
+        "is",
+    ]
+    assert english_words("サイドバー Collapse Sidebar", identifiers) == ["Collapse", "Sidebar"]
+    assert english_words("no-grad の下での forward", identifiers | {"forward"}) == []
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The site in ja and ko, built as the docs session builds it."""
+    out = tmp_path_factory.mktemp("browser-site")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+    sites = {}
+    for lang in LANGS:
+        target = out / lang
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "sphinx",
+                "-b",
+                "html",
+                "-c",
+                str(ROOT),
+                "-D",
+                f"language={lang}",
+                "-d",
+                str(out / "doctrees" / lang),
+                "-W",
+                "--keep-going",
+                "-q",
+                str(ROOT / "docs"),
+                str(target),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr[-3000:]
+        sites[lang] = target
+    return sites
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    profile = ROOT / "_build" / "chromium-profile"
+    shutil.rmtree(profile, ignore_errors=True)
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        "--window-size=1400,1000",
+        "--lang=ja",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _identifiers(code_texts: list[str]) -> frozenset[str]:
+    return frozenset(w.lower() for text in code_texts for w in re.findall(r"[A-Za-z]\w*", text))
+
+
+def _screenshots(driver: Any, lang: str, page: str) -> list[Path]:
+    folder = SCREENSHOTS / lang
+    folder.mkdir(parents=True, exist_ok=True)
+    name = page.replace("/", "-")
+    taken = []
+    for part, selector in (
+        ("top", None),
+        ("evidence", ".checker-evidence-body"),
+        ("chart", ".checker-chart-svg"),
+    ):
+        if selector is not None:
+            found = driver.find_elements("css selector", selector)
+            if not found:
+                continue
+            driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", found[0])
+        else:
+            driver.execute_script("window.scrollTo(0, 0)")
+        path = folder / f"{name}-{part}.png"
+        driver.save_screenshot(str(path))
+        taken.append(path)
+    return taken
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_reads_in_its_language_in_a_browser(
+    built: dict[str, Path], browser: Any, lang: str
+) -> None:
+    read = {}
+    for page in PAGES:
+        browser.get((built[lang] / f"{page}.html").as_uri())
+        read[page] = browser.execute_script(_READ_PAGE)
+        shots = _screenshots(browser, lang, page)
+        assert shots and all(p.stat().st_size > 10_000 for p in shots), page
+    # identifiers: every word the site writes as code (the sidebar names pages of others)
+    identifiers = _identifiers([c for _, code in read.values() for c in code])
+    english: list[str] = []
+    regions_seen: set[str] = set()
+    for page, (texts, _) in read.items():
+        for region, text in texts:
+            regions_seen.add(region)
+            if region in CHECKED_REGIONS:
+                words = english_words(text, identifiers)
+                if words:
+                    english.append(f"{page} [{region}] {' '.join(words)}: {text[:120]!r}")
+    assert regions_seen >= set(CHECKED_REGIONS), regions_seen
+    assert english == []
