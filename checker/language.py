@@ -89,13 +89,22 @@ _SPELLED = re.compile(r"\b(" + "|".join(SPELLED_NUMBERS) + r")\b", re.IGNORECASE
 
 
 def detect(text: str) -> Lang:
-    """The language of ``text``: Korean if it has Hangul, Japanese if it has kana, else English."""
+    """The language of ``text``: Korean if it has Hangul, Japanese if it has kana or Han,
+    else English; English too when such characters are few beside Latin words (an English
+    page that quotes a Japanese or Korean example)."""
     hangul, kana = len(_HANGUL.findall(text)), len(_KANA.findall(text))
+    han = len(_HAN.findall(text))
+    latin_words = len(_LATIN_WORD.findall(text))
+    if hangul + kana + han < latin_words / 10:
+        return "en"
     if hangul and hangul >= kana:
         return "ko"
-    if kana or _HAN.search(text):
+    if kana or han:
         return "ja"
     return "en"
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 def normalise(text: str) -> str:
@@ -300,10 +309,23 @@ def negation_scope(
 
     inside = count(scope_start, scope_end)
     # Outside the predicate's clause, a negation that qualifies a noun ("必要としない計算",
-    # "필요하지 않은 계산") describes the subject; it does not deny the predicate.
-    outside = count(0, scope_start, adnominal=False) + count(scope_end, len(blanked), False)
+    # "필요하지 않은 계산") describes the subject; it does not deny the predicate. Nor does one
+    # in a clause of consequence after it ("コピーするので、…変わりません", "복사하므로 …
+    # 바뀌지 않는다"): that clause says what follows from the statement.
+    after_end = len(blanked)
+    if lang in _CONSEQUENCE:
+        consequence = _CONSEQUENCE[lang].search(blanked, max(0, scope_end - 4))
+        if consequence is not None:
+            after_end = consequence.start()
+    outside = count(0, scope_start, adnominal=False) + count(scope_end, after_end, False)
     return inside, outside
 
+
+#: Connectives that open a clause of consequence after the predicate's clause.
+_CONSEQUENCE: dict[str, re.Pattern[str]] = {
+    "ja": re.compile(r"(?:ので|から|ため)、"),
+    "ko": re.compile(r"(?:므로|니까|때문에|어서|아서)[\s,]"),
+}
 
 #: A negation that ends in an adnominal form followed by a noun: it qualifies the noun.
 _ADNOMINAL: dict[str, re.Pattern[str]] = {

@@ -1665,9 +1665,9 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("custom_bwd",),
             predicates={
-                "en": ("higher precision", "high precision", "recompute"),
-                "ja": ("高精度", "計算し直"),
-                "ko": ("고정밀", "높은 정밀도", "다시 계산"),
+                "en": ("higher precision", "high precision", "recompute", "in float32"),
+                "ja": ("高精度", "計算し直", "float32で"),
+                "ko": ("고정밀", "높은 정밀도", "다시 계산", "float32로"),
             },
         ),
     ),
@@ -1718,8 +1718,14 @@ CLAIMS = (
             subjects=("custom_bwd",),
             predicates={
                 "en": ("only on CUDA", "CUDA only", "CUDA devices"),
-                "ja": ("CUDA デバイスのみ", "CUDAのみ", "CUDA のみ"),
-                "ko": ("CUDA에서만", "CUDA 전용"),
+                "ja": (
+                    "CUDA デバイスのみ",
+                    "CUDAのみ",
+                    "CUDA のみ",
+                    "CUDAデバイスでのみ",
+                    "CUDAでのみ",
+                ),
+                "ko": ("CUDA에서만", "CUDA 전용", "CUDA 장치에서만"),
             },
         ),
     ),

@@ -1685,7 +1685,7 @@ CLAIMS = (
             "st-del-saved-input-freed",
         ),
         vocabulary=Vocabulary(
-            subjects=("del ", "明示的に削除"),
+            subjects=("del ", "明示的に削除", "del로", "del을", "delで"),
             predicates={
                 "en": ("saved tensor", "saved for backward", "saved activation"),
                 "ja": ("保存されたテンソル", "保存された中間", "保存済み"),

@@ -10,8 +10,9 @@ installed torch.
   running (:mod:`checker.scan.api_probe`), except calls made to show their error (inside a
   ``lambda`` or a ``try``, or a doctest example whose shown output is an exception).
 
-Findings have kind ``api``: a name that does not exist is ``contradicted`` in prose and
-``broken`` in code; a call whose arguments do not bind is ``broken``; a name torch marks as
+Findings have kind ``api``: a name that does not exist is ``contradicted`` in prose (unless
+the sentence is negated: "``torch.Variable`` does not exist" is right) and ``broken`` in
+code; a call whose arguments do not bind is ``broken``; a name torch marks as
 deprecated is ``outdated``, with torch's own message naming the replacement.
 """
 
@@ -173,6 +174,8 @@ def findings(  # noqa: PLR0917
             )
 
         if not facts["exists"]:
+            if ref.where == "prose" and language.negations(ref.quote, lang) > 0:  # type: ignore[arg-type]
+                continue  # "`torch.Variable` does not exist": the sentence says so itself
             verdict = Verdict.CONTRADICTED if ref.where == "prose" else Verdict.BROKEN
             add(
                 verdict, f"`{ref.name}` does not exist in torch {torch_version}: {facts['missing']}"
