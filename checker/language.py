@@ -201,7 +201,7 @@ def _blank_complex_code(match: re.Match[str]) -> str:
     return " " * len(code)
 
 
-def _names(subject: str, prose: str) -> bool:
+def names(subject: str, prose: str) -> bool:
     """Whether ``prose`` names ``subject``: a subject that starts or ends with a letter is
     not part of a longer word ("del " is not in "model ", "conv" is in "conv2d")."""
     pattern = re.escape(subject)
@@ -222,7 +222,7 @@ def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:
         vocabulary = claim.vocabulary
         if vocabulary is None:
             continue
-        subject = next((s for s in vocabulary.subjects if _names(s, prose)), None)
+        subject = next((s for s in vocabulary.subjects if names(s, prose)), None)
         if subject is None or any(u.lower() in lowered for u in vocabulary.unless.get(lang, ())):
             continue
         outside = lowered.replace(subject.lower(), "\0")  # a predicate is more than the subject

@@ -63,6 +63,11 @@ CONTRADICTED = {
         (73, "saved-tensors/myth-numpy-rand-saves-memory"),
     },
     "001": {
+        # "this function" (custom_bwd) recomputes in higher precision: rows 3 and 34 of the
+        # review; line 9 says it of the same function, combining with high-precision outputs
+        (3, "amp/myth-custom-bwd-recomputes-in-higher-precision"),
+        (9, "amp/myth-custom-bwd-recomputes-in-higher-precision"),
+        (34, "amp/myth-custom-bwd-recomputes-in-higher-precision"),
         (5, "amp/myth-custom-bwd-takes-args-outputs-inputs"),
         (23, "amp/activations-follow-input-dtype"),
         (23, "amp/myth-relu-runs-in-lower-precision"),

@@ -1240,9 +1240,22 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("autocast", "torch.cuda.amp"),
             predicates={
-                "en": ("another device", "other device", "every device", "all devices"),
-                "ja": ("他のデバイス", "別のデバイス", "すべてのデバイス"),
-                "ko": ("다른 장치", "모든 장치"),
+                "en": (
+                    "another device",
+                    "other device",
+                    "every device",
+                    "all devices",
+                    "CPU operations too",
+                    "on the CPU as well",
+                ),
+                "ja": (
+                    "他のデバイス",
+                    "別のデバイス",
+                    "すべてのデバイス",
+                    "CPU上の演算にも",
+                    "CPUの演算にも",
+                ),
+                "ko": ("다른 장치", "모든 장치", "CPU 연산에도", "CPU에서도"),
             },
         ),
     ),

@@ -126,7 +126,7 @@ def _all_subjects(claims: Sequence[Claim]) -> tuple[str, ...]:
 def _named_subject(sentence: str, subjects: tuple[str, ...]) -> str | None:
     """The most specific claim subject a sentence names (the longest), if any."""
     prose = language.normalise(sentence)
-    found = [(-len(s), prose.find(s), s) for s in subjects if s in prose]
+    found = [(-len(s), prose.find(s), s) for s in subjects if language.names(s, prose)]
     return min(found)[2] if found else None
 
 
@@ -249,7 +249,7 @@ _INDIRECT: dict[str, re.Pattern[str]] = {
     ),
     "ja": re.compile(
         r"記事|と述べ|とされ|と主張|と説明|と紹介|と書|誤解|誤り|間違|正しく|もし|かどうか|"
-        r"でしょうか|ように|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]|たら、|ならば|べきか|か迷"
+        r"でしょうか|(?<!同じ)ように|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]|たら、|ならば|べきか|か迷"
     ),
     "ko": re.compile(
         r"글에서|글은|글의|글이|기사|주장|오해|잘못|틀린|틀렸|만약|인지|라고|다고|"
