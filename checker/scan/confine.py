@@ -12,6 +12,7 @@ import os
 import resource
 import signal
 
+CLONE_NEWNS = 0x00020000
 CLONE_NEWNET = 0x40000000
 CLONE_NEWPID = 0x20000000
 PR_SET_NO_NEW_PRIVS = 38
@@ -31,6 +32,23 @@ _libc = ctypes.CDLL(None, use_errno=True)
 
 def unshare(flags: int) -> bool:
     return int(_libc.unshare(flags)) == 0
+
+
+_MS_REC, _MS_PRIVATE, _MS_NOSUID, _MS_NODEV = 0x4000, 0x40000, 0x2, 0x4
+
+
+def private_shared_memory(size_bytes: int) -> bool:
+    """Give this process (and its children) a ``/dev/shm`` of its own: a new mount namespace
+    whose mounts do not propagate back, and a fresh tmpfs of ``size_bytes`` on ``/dev/shm``.
+    ``multiprocessing`` needs it for its semaphores; the host's ``/dev/shm`` stays out of
+    reach. Needs ``CAP_SYS_ADMIN`` (root); ``False`` where it cannot be done."""
+    if not os.path.isdir("/dev/shm") or not unshare(CLONE_NEWNS):
+        return False
+    if _libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
+        return False
+    options = f"size={size_bytes},mode=1777".encode()
+    flags = _MS_NOSUID | _MS_NODEV
+    return int(_libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", flags, options)) == 0
 
 
 def landlock_abi() -> int:

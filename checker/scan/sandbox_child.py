@@ -67,6 +67,10 @@ def run_session(args: dict[str, Any]) -> dict[str, Any]:
     gpu = bool(args.get("gpu"))
     measures["pid-namespace"] = not gpu and confine.unshare(confine.CLONE_NEWPID)
     measures["network-namespace"] = confine.unshare(confine.CLONE_NEWNET)
+    # multiprocessing needs shared memory for its semaphores: a /dev/shm of the session's own
+    shm = confine.private_shared_memory(int(args["file_bytes"]) * 8)
+    measures["shared-memory"] = shm and "private /dev/shm"
+    args = {**args, "shared_memory": shm}
     work = os.path.join(args["root"], "work")
     out_path = os.path.join(args["root"], "stdout")
     if os.geteuid() == 0:  # it becomes nobody, or keeps uid 0 without the right to override
@@ -215,6 +219,8 @@ def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
     # A snippet may use the GPU: CUDA opens its device nodes read-write and drives them with
     # ioctls. They give access to the GPU only, nothing on disk.
     writable, files = [work], [os.devnull]
+    if args.get("shared_memory"):
+        writable.append("/dev/shm")
     if args.get("gpu"):  # the driver also writes to its own process's /proc entries
         writable.append(os.path.realpath("/proc/self"))
         files += [p for p in sorted(glob.glob("/dev/nvidia*")) if not os.path.isdir(p)]
