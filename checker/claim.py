@@ -54,6 +54,27 @@ class Vocabulary:
 
 
 @dataclass(frozen=True)
+class Control:
+    """A variant of a claim's experiment in which the claimed effect is known to go the other way.
+
+    The control probe applies the *same* decision rule as the claim's probe to a case chosen
+    so that the rule must give the opposite of what the docs expect: for a myth ("this reduces
+    memory", expected to fail), a case that does reduce memory; for a statement that holds, a
+    case where it does not. A control that does not flip shows that the rule cannot tell the
+    two cases apart, and the claim's verdict becomes an ``error``.
+    """
+
+    #: What the variant is, for readers: ``"activation checkpointing"``.
+    label: str
+    #: The variant's experiment, with the signature of a probe.
+    probe: Probe
+
+    def __post_init__(self) -> None:
+        if not self.label.strip():
+            raise ValueError("a control needs a label")
+
+
+@dataclass(frozen=True)
 class Claim:
     """One assertion about PyTorch, with the probe that decides it.
 
@@ -77,6 +98,10 @@ class Claim:
     vocabulary: Vocabulary | None = None
     #: Seconds after which the probe is killed and reported as an error.
     timeout_s: float = 60.0
+    #: The experiment's control: the same rule on a case where it must give the opposite.
+    control: Control | None = None
+    #: Why no control can exist, when there is none (a sentence for readers).
+    no_control: str = ""
 
     def __post_init__(self) -> None:
         if not CLAIM_ID.match(self.id):
@@ -88,6 +113,8 @@ class Claim:
                 raise ValueError(f"claim {self.id}: measurement key {key!r} is not kebab-case")
         if len(set(self.measures)) != len(self.measures):
             raise ValueError(f"claim {self.id}: duplicate measurement keys")
+        if self.control is not None and self.no_control:
+            raise ValueError(f"claim {self.id}: a claim has a control or says why it has none")
 
     @property
     def topic(self) -> str:
@@ -98,3 +125,8 @@ class Claim:
     def probe_name(self) -> str:
         """``module:function`` of the probe, for messages and reports."""
         return f"{self.probe.__module__}:{self.probe.__qualname__}"
+
+    @property
+    def control_outcome(self) -> str:
+        """The outcome the control must give: the opposite of what the docs expect."""
+        return Expect.FAILS.value if self.expect is Expect.HOLDS else Expect.HOLDS.value

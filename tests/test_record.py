@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
 from checker import record, registry
-from checker.evidence import Evidence, Measurement, Observation
+from checker.evidence import ControlResult, Evidence, Measurement, Observation
 from checker.runner import Runner
 from checker.source_hash import probe_hash
 from checker.verdict import Status
@@ -36,6 +37,18 @@ def test_round_trip(tmp_path: Path) -> None:
     assert sorted(loaded.evidence) == ["a/b", "a/c"]
     assert loaded.evidence["a/b"].observation == written.evidence["a/b"].observation
     assert loaded.evidence["a/b"].origin == "recorded"
+
+
+def test_a_control_round_trips_and_evidence_without_one_still_loads(tmp_path: Path) -> None:
+    path = tmp_path / "cuda.json"
+    control = ControlResult("a slice", Observation(False, "rule", (Measurement("k", 0, "bytes"),)))
+    with_control = dataclasses.replace(evidence("a/b"), control=control)
+    record.write(path, "cuda", [with_control, evidence("a/c")])
+    loaded = record.load(path)
+    assert loaded is not None
+    assert loaded.evidence["a/b"].control == control
+    assert loaded.evidence["a/c"].control is None
+    assert "control" not in json.loads(path.read_text())["claims"]["a/c"]
 
 
 def test_a_missing_file_is_no_record(tmp_path: Path) -> None:

@@ -28,6 +28,8 @@ def render(report: Report) -> str:
                     else None
                 ),
                 "stale": v.stale,
+                "control": v.claim.control.label if v.claim.control is not None else None,
+                "no_control": v.claim.no_control or None,
                 "reason": v.reason,
                 "page": str(site.path) if site else None,
                 "line": site.line if site else None,

@@ -43,6 +43,13 @@ def render(report: Report) -> str:
                     f"  measured:  {m.key} = {m.value!r} {m.unit}"
                     for m in v.evidence.observation.measurements
                 ]
+                control = v.evidence.control
+                if control is not None:
+                    lines += [f"  control:   {control.label}: {control.outcome.value}"]
+                    lines += [
+                        f"             {m.key} = {m.value!r} {m.unit}"
+                        for m in control.observation.measurements
+                    ]
             if v.reason:
                 lines += ["  reason:    " + v.reason.replace("\n", "\n             ")]
     counts = report.summary()

@@ -294,6 +294,30 @@ class ClaimHtmlTransform(SphinxPostTransform):
                     )
 
 
+def _control_paragraph(verdict: Verdict, lang: str) -> nodes.paragraph:
+    """``Control: <label>, <measurements>, <outcome>``, or why the claim has none."""
+    para = nodes.paragraph(classes=["checker-control"])
+    claim, evidence = verdict.claim, verdict.evidence
+    found = evidence.control if evidence is not None else None
+    if claim.control is None:
+        para += nodes.emphasis(text=f"{text(lang, 'no-control')}: ")
+        para += nodes.Text(claim.no_control or "-")
+        return para
+    para += nodes.emphasis(text=f"{text(lang, 'control')}: ")
+    if found is None:
+        para += nodes.Text(f"{claim.control.label}, {text(lang, 'not-run')}")
+        return para
+    para += nodes.Text(f"{found.label}, ")
+    for m in found.observation.measurements:
+        shown, is_code = formatting.value(m.value, m.unit, lang)
+        para += nodes.literal(text=m.key)
+        para += nodes.Text(" ")
+        para += nodes.literal(text=shown) if is_code else nodes.Text(shown)
+        para += nodes.Text(", ")
+    para += nodes.strong(text=text(lang, found.outcome.value))
+    return para
+
+
 def _evidence_block(verdicts: list[Verdict], lang: str) -> nodes.container | None:
     block = nodes.container(classes=["checker-evidence-body"])
     for verdict in verdicts:
@@ -328,6 +352,7 @@ def _evidence_block(verdicts: list[Verdict], lang: str) -> nodes.container | Non
         rule += nodes.emphasis(text=f"{text(lang, 'rule')}: ")
         rule += nodes.Text(evidence.observation.rule)
         block += rule
+        block += _control_paragraph(verdict, lang)
         probe = nodes.paragraph()
         probe += nodes.emphasis(text=f"{text(lang, 'probe')}: ")
         probe += nodes.literal(text=verdict.claim.probe_name)

@@ -35,6 +35,8 @@ UI: dict[str, dict[str, str]] = {
         "duration": "took {n} ms",
         "absent": "not run here: {reason}",
         "languages": "Languages",
+        "control": "Control",
+        "no-control": "No control",
     },
     "ja": {
         "claim": "主張",
@@ -64,6 +66,8 @@ UI: dict[str, dict[str, str]] = {
         "duration": "所要 {n} ミリ秒",
         "absent": "この環境では未実行: {reason}",
         "languages": "言語",
+        "control": "対照実験",
+        "no-control": "対照実験なし",
     },
     "ko": {
         "claim": "주장",
@@ -93,6 +97,8 @@ UI: dict[str, dict[str, str]] = {
         "duration": "소요 {n}밀리초",
         "absent": "이 환경에서는 실행 안 됨: {reason}",
         "languages": "언어",
+        "control": "대조 실험",
+        "no-control": "대조 실험 없음",
     },
 }
 
