@@ -68,10 +68,15 @@ class Control:
     label: str
     #: The variant's experiment, with the signature of a probe.
     probe: Probe
+    #: Keys of the control's values that pages show with the ``measured`` role.
+    measures: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.label.strip():
             raise ValueError("a control needs a label")
+        for key in self.measures:
+            if not MEASUREMENT_KEY.match(key):
+                raise ValueError(f"control {self.label!r}: measurement key {key!r}")
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,8 @@ class Claim:
             raise ValueError(f"claim {self.id}: duplicate measurement keys")
         if self.control is not None and self.no_control:
             raise ValueError(f"claim {self.id}: a claim has a control or says why it has none")
+        if len(set(self.all_measures)) != len(self.all_measures):
+            raise ValueError(f"claim {self.id}: its control measures a key of the probe's")
 
     @property
     def topic(self) -> str:
@@ -125,6 +132,11 @@ class Claim:
     def probe_name(self) -> str:
         """``module:function`` of the probe, for messages and reports."""
         return f"{self.probe.__module__}:{self.probe.__qualname__}"
+
+    @property
+    def all_measures(self) -> tuple[str, ...]:
+        """Keys of the values the probe and the control report, for the ``measured`` role."""
+        return self.measures + (self.control.measures if self.control is not None else ())
 
     @property
     def control_outcome(self) -> str:

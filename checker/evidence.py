@@ -129,6 +129,17 @@ class Evidence:
     def outcome(self) -> Outcome:
         return Outcome.HOLDS if self.observation.holds else Outcome.FAILS
 
+    def measurement(self, key: str) -> Measurement:
+        """The value measured under ``key`` by the probe or, failing that, by its control."""
+        sources = (
+            [self.observation, self.control.observation] if self.control else [self.observation]
+        )
+        for observation in sources:
+            for m in observation.measurements:
+                if m.key == key:
+                    return m
+        raise KeyError(key)
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "claim": self.claim_id,

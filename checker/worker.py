@@ -53,7 +53,10 @@ def run_probe(args: dict[str, Any]) -> dict[str, Any]:
         )
     except NotApplicable as exc:
         return {"not_run": str(exc) or "the probe cannot measure its case here"}
-    missing = set(claim.measures) - {m.key for m in observation.measurements}
+    found = {m.key for m in observation.measurements}
+    if control is not None:
+        found |= {m.key for m in control.observation.measurements}
+    missing = set(claim.all_measures) - found
     if missing:
         raise LookupError(f"probe did not measure {sorted(missing)}")
     evidence = Evidence(

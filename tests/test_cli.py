@@ -66,7 +66,14 @@ def test_json_follows_the_documented_schema(capsys: pytest.CaptureFixture[str]) 
     data = json.loads(out)
     assert code == 0
     assert data["schema"] == "checker.verify/1"
-    assert set(data) == {"schema", "torch_version", "absent_devices", "results", "summary"}
+    assert set(data) == {
+        "schema",
+        "torch_version",
+        "absent_devices",
+        "releases",
+        "results",
+        "summary",
+    }
     cpu = data["results"][0]
     assert set(cpu) == {
         "claim",
@@ -80,6 +87,8 @@ def test_json_follows_the_documented_schema(capsys: pytest.CaptureFixture[str]) 
         "control",
         "no_control",
         "reason",
+        "across_releases",
+        "changed_across_releases",
         "page",
         "line",
         "evidence",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from checker import record, registry
+from checker import record, registry, versions
 from checker.evidence import ControlResult, Evidence, Measurement, Observation
 from checker.runner import Runner
 from checker.source_hash import probe_hash
@@ -107,9 +107,13 @@ def test_recorded_evidence_is_shown_for_an_absent_device_and_goes_stale(
 
 
 def test_evidence_files_in_the_repository_are_valid() -> None:
-    """Claim evidence per device (``cuda.json``) and the CUDA doctest tally, nothing else."""
+    """Claim evidence per device (``cuda.json``), the CUDA doctest tally and the outcomes
+    across torch releases (``versions.json``), nothing else."""
     files = sorted(p.name for p in Path("docs/_evidence").glob("*.json"))
-    assert files == ["cuda.json", "doctest-cuda.json"]
+    assert files == ["cuda.json", "doctest-cuda.json", "versions.json"]
+    found = versions.load(Path("docs/_evidence/versions.json"))
+    assert found is not None and len(found.releases) >= 4
+    assert set(found.claims) == {c.id for c in registry.load()}
     path = Path("docs/_evidence/cuda.json")
     assert record.load(path) is not None
     assert json.loads(path.read_text())["device"] == "cuda"

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from checker.claim import Claim, Expect, Vocabulary
-from checker.evidence import Measurement, Observation
+from checker.claim import Claim, Control, Expect, Vocabulary
+from checker.evidence import Measurement, NotApplicable, Observation
 from checker.probes.mixed_precision import (
     SWEEP_HIGH,
     SWEEP_LOW,
@@ -21,11 +21,11 @@ from checker.probes.mixed_precision import (
     describe,
     dtype_name,
     error_text,
+    gradient_sweep,
     matmul_function,
     matmul_inputs,
     relative_error,
     result_dtypes,
-    surviving_gradients,
 )
 from checker.typing import Device
 
@@ -83,28 +83,44 @@ def probe_default_dtype(device: Device) -> Observation:
     )
 
 
-def probe_other_device_autocast(device: Device) -> Observation:
+def _autocast_lowers(device: Device, region: str) -> Observation:
+    """Whether a float32 product on ``device`` comes out in lower precision in an autocast
+    region opened for ``region``; raises :class:`NotApplicable` where that region cannot be
+    active (CUDA autocast without CUDA), since the rule would then measure nothing."""
     import torch
 
-    other = "cuda" if device == "cpu" else "cpu"
-    low = torch.float16 if other == "cuda" else torch.bfloat16
+    low = torch.float16 if region == "cuda" else torch.bfloat16
+    if region == "cuda" and not torch.cuda.is_available():
+        raise NotApplicable(
+            "needs CUDA: without it torch.autocast('cuda') disables itself, so CPU tensors "
+            "inside it would show nothing about the statement"
+        )
     a = torch.ones(4, 4, device=device)
 
     def run() -> tuple[bool, Any]:
-        with torch.autocast(other, dtype=low):
-            return torch.is_autocast_enabled(other), a @ a
+        with torch.autocast(region, dtype=low):
+            return torch.is_autocast_enabled(region), a @ a
 
     (enabled, product), _ = caught_warnings(run)
+    key = "other" if region != device else "same"
     return Observation(
         holds=product.dtype != torch.float32,
         rule="holds if a matrix product of float32 tensors on this device comes out in lower "
-        "precision inside an autocast region opened for the other device type",
+        f"precision inside an active autocast region opened for {region!r}",
         measurements=(
-            Measurement("amp-other-autocast-device", other, "text"),
-            Measurement("amp-other-autocast-enabled", enabled, "bool"),
-            Measurement("amp-other-autocast-mm-dtype", dtype_name(product.dtype), "dtype"),
+            Measurement(f"amp-{key}-autocast-device", region, "text"),
+            Measurement(f"amp-{key}-autocast-enabled", enabled, "bool"),
+            Measurement(f"amp-{key}-autocast-mm-dtype", dtype_name(product.dtype), "dtype"),
         ),
     )
+
+
+def probe_other_device_autocast(device: Device) -> Observation:
+    return _autocast_lowers(device, "cuda" if device == "cpu" else "cpu")
+
+
+def control_same_device_autocast(device: Device) -> Observation:
+    return _autocast_lowers(device, device)
 
 
 def probe_cuda_autocast_needs_cuda(device: Device) -> Observation:
@@ -134,13 +150,21 @@ def probe_cuda_autocast_needs_cuda(device: Device) -> Observation:
 
 
 def probe_lower_precision_ops(device: Device) -> Observation:
+    return _lower_precision_rule(device, LOWER_PRECISION_OPS)
+
+
+def control_lower_precision_ops(device: Device) -> Observation:
+    return _lower_precision_rule(device, FOLLOWING_OPS)
+
+
+def _lower_precision_rule(device: Device, ops: tuple[str, ...]) -> Observation:
     import torch
 
     f16, bf16 = _low_dtypes()
-    as_f16 = result_dtypes(device, LOWER_PRECISION_OPS, torch.float32, f16)
-    as_bf16 = result_dtypes(device, LOWER_PRECISION_OPS, torch.float32, bf16)
-    outside = result_dtypes(device, LOWER_PRECISION_OPS, torch.float32, None)
-    total = len(LOWER_PRECISION_OPS)
+    as_f16 = result_dtypes(device, ops, torch.float32, f16)
+    as_bf16 = result_dtypes(device, ops, torch.float32, bf16)
+    outside = result_dtypes(device, ops, torch.float32, None)
+    total = len(ops)
     return Observation(
         holds=_matches(as_f16, "float16") == total
         and _matches(as_bf16, "bfloat16") == total
@@ -148,7 +172,7 @@ def probe_lower_precision_ops(device: Device) -> Observation:
         rule="holds if every listed operation on float32 inputs returns float16 under float16 "
         "autocast, bfloat16 under bfloat16 autocast, and float32 outside autocast",
         measurements=(
-            Measurement("amp-lower-ops", ", ".join(LOWER_PRECISION_OPS), "text"),
+            Measurement("amp-lower-ops", ", ".join(ops), "text"),
             Measurement("amp-lower-ops-count", total, "count"),
             Measurement("amp-lower-as-float16", _matches(as_f16, "float16"), "count"),
             Measurement("amp-lower-as-bfloat16", _matches(as_bf16, "bfloat16"), "count"),
@@ -159,16 +183,24 @@ def probe_lower_precision_ops(device: Device) -> Observation:
 
 
 def probe_float32_ops(device: Device) -> Observation:
+    return _float32_rule(device, FLOAT32_OPS)
+
+
+def control_float32_ops(device: Device) -> Observation:
+    return _float32_rule(device, LOWER_PRECISION_OPS)
+
+
+def _float32_rule(device: Device, ops: tuple[str, ...]) -> Observation:
     f16, bf16 = _low_dtypes()
-    from_f16 = result_dtypes(device, FLOAT32_OPS, f16, f16)
-    from_bf16 = result_dtypes(device, FLOAT32_OPS, bf16, bf16)
-    total = len(FLOAT32_OPS)
+    from_f16 = result_dtypes(device, ops, f16, f16)
+    from_bf16 = result_dtypes(device, ops, bf16, bf16)
+    total = len(ops)
     return Observation(
         holds=_matches(from_f16, "float32") == total and _matches(from_bf16, "float32") == total,
         rule="holds if every listed operation returns float32 under autocast even when its "
         "inputs are float16 (float16 autocast) or bfloat16 (bfloat16 autocast)",
         measurements=(
-            Measurement("amp-float32-ops", ", ".join(FLOAT32_OPS), "text"),
+            Measurement("amp-float32-ops", ", ".join(ops), "text"),
             Measurement("amp-float32-ops-count", total, "count"),
             Measurement("amp-float32-from-float16", _matches(from_f16, "float32"), "count"),
             Measurement("amp-float32-from-bfloat16", _matches(from_bf16, "float32"), "count"),
@@ -178,59 +210,85 @@ def probe_float32_ops(device: Device) -> Observation:
 
 
 def probe_following_ops(device: Device) -> Observation:
+    return _following_rule(device, FOLLOWING_OPS)
+
+
+def control_following_ops(device: Device) -> Observation:
+    return _following_rule(device, LOWER_PRECISION_OPS)
+
+
+def _following_rule(device: Device, ops: tuple[str, ...]) -> Observation:
     import torch
 
     counts = {}
     for low in _low_dtypes():
         name = dtype_name(low)
         counts[f"amp-follow-{name}-from-float32"] = _matches(
-            result_dtypes(device, FOLLOWING_OPS, torch.float32, low), "float32"
+            result_dtypes(device, ops, torch.float32, low), "float32"
         )
         counts[f"amp-follow-{name}-from-{name}"] = _matches(
-            result_dtypes(device, FOLLOWING_OPS, low, low), name
+            result_dtypes(device, ops, low, low), name
         )
-    total = len(FOLLOWING_OPS)
+    total = len(ops)
     return Observation(
         holds=all(n == total for n in counts.values()),
         rule="holds if, under float16 and bfloat16 autocast, every listed operation returns "
         "float32 for float32 inputs and the lower-precision dtype for inputs in that dtype",
         measurements=(
-            Measurement("amp-follow-ops", ", ".join(FOLLOWING_OPS), "text"),
+            Measurement("amp-follow-ops", ", ".join(ops), "text"),
             Measurement("amp-follow-ops-count", total, "count"),
             *(Measurement(key, n, "count") for key, n in counts.items()),
         ),
     )
 
 
-def probe_relu_lower_precision(device: Device) -> Observation:
+def _runs_lower(device: Device, op: str) -> Observation:
     import torch
 
-    found = result_dtypes(device, ("relu",), torch.float32, torch.float16)
+    found = result_dtypes(device, (op,), torch.float32, torch.float16)
     return Observation(
-        holds=found["relu"] in ("float16", "bfloat16"),
-        rule="holds if relu of a float32 tensor returns a lower-precision dtype inside "
+        holds=found[op] in ("float16", "bfloat16"),
+        rule=f"holds if {op} of a float32 tensor returns a lower-precision dtype inside "
         "float16 autocast",
-        measurements=(Measurement("amp-relu-float32-input-dtype", found["relu"], "dtype"),),
+        measurements=(Measurement(f"amp-{op}-float32-input-dtype", found[op], "dtype"),),
     )
 
 
-def _device_dependent(device: Device) -> tuple[dict[str, str], dict[str, str]]:
+def probe_relu_lower_precision(device: Device) -> Observation:
+    return _runs_lower(device, "relu")
+
+
+def control_mm_lower_precision(device: Device) -> Observation:
+    return _runs_lower(device, "mm")
+
+
+def _device_dependent(
+    device: Device, ops: tuple[str, ...]
+) -> tuple[dict[str, str], dict[str, str]]:
     f16, bf16 = _low_dtypes()
     return (
-        result_dtypes(device, DEVICE_DEPENDENT_OPS, f16, f16),
-        result_dtypes(device, DEVICE_DEPENDENT_OPS, bf16, bf16),
+        result_dtypes(device, ops, f16, f16),
+        result_dtypes(device, ops, bf16, bf16),
     )
 
 
 def probe_reductions_float32_on_cuda(device: Device) -> Observation:
-    from_f16, from_bf16 = _device_dependent(device)
-    total = len(DEVICE_DEPENDENT_OPS)
+    return _reductions_float32_rule(device, DEVICE_DEPENDENT_OPS)
+
+
+def control_reductions_float32_on_cuda(device: Device) -> Observation:
+    return _reductions_float32_rule(device, FOLLOWING_OPS)
+
+
+def _reductions_float32_rule(device: Device, ops: tuple[str, ...]) -> Observation:
+    from_f16, from_bf16 = _device_dependent(device, ops)
+    total = len(ops)
     return Observation(
         holds=_matches(from_f16, "float32") == total and _matches(from_bf16, "float32") == total,
         rule="holds if every listed operation returns float32 for float16 inputs under float16 "
         "autocast and for bfloat16 inputs under bfloat16 autocast",
         measurements=(
-            Measurement("amp-cuda-reduction-ops", ", ".join(DEVICE_DEPENDENT_OPS), "text"),
+            Measurement("amp-cuda-reduction-ops", ", ".join(ops), "text"),
             Measurement("amp-cuda-reductions-count", total, "count"),
             Measurement("amp-cuda-reductions-float16", _matches(from_f16, "float32"), "count"),
             Measurement("amp-cuda-reductions-bfloat16", _matches(from_bf16, "float32"), "count"),
@@ -240,20 +298,128 @@ def probe_reductions_float32_on_cuda(device: Device) -> Observation:
 
 
 def probe_reductions_follow_on_cpu(device: Device) -> Observation:
-    from_f16, from_bf16 = _device_dependent(device)
-    total = len(DEVICE_DEPENDENT_OPS)
+    return _reductions_follow_rule(device, DEVICE_DEPENDENT_OPS)
+
+
+def control_reductions_follow_on_cpu(device: Device) -> Observation:
+    return _reductions_follow_rule(device, FLOAT32_OPS)
+
+
+def _reductions_follow_rule(device: Device, ops: tuple[str, ...]) -> Observation:
+    from_f16, from_bf16 = _device_dependent(device, ops)
+    total = len(ops)
     return Observation(
         holds=_matches(from_f16, "float16") == total and _matches(from_bf16, "bfloat16") == total,
         rule="holds if every listed operation returns float16 for float16 inputs under float16 "
         "autocast and bfloat16 for bfloat16 inputs under bfloat16 autocast",
         measurements=(
-            Measurement("amp-cpu-reduction-ops", ", ".join(DEVICE_DEPENDENT_OPS), "text"),
+            Measurement("amp-cpu-reduction-ops", ", ".join(ops), "text"),
             Measurement("amp-cpu-reductions-count", total, "count"),
             Measurement("amp-cpu-reductions-float16", _matches(from_f16, "float16"), "count"),
             Measurement("amp-cpu-reductions-bfloat16", _matches(from_bf16, "bfloat16"), "count"),
             Measurement("amp-cpu-reductions-results", describe(from_f16), "text"),
         ),
     )
+
+
+#: Operations autocast runs in the widest floating type of their inputs.
+WIDEST_TYPE_OPS = ("cat", "stack", "addcmul")
+
+
+def _mixed_results(device: Device, ops: tuple[str, ...]) -> dict[str, str]:
+    """Each operation on one float16 and one float32 input, under float16 autocast."""
+    import torch
+
+    low = torch.ones(4, device=device, dtype=torch.float16)
+    high = torch.ones(4, device=device, dtype=torch.float32)
+    calls: dict[str, Callable[[], Any]] = {
+        "cat": lambda: torch.cat([low, high]),
+        "stack": lambda: torch.stack([low, high]),
+        "addcmul": lambda: torch.addcmul(low, high, high),
+        "mm": lambda: torch.mm(low.reshape(2, 2), high.reshape(2, 2)),
+        "mul": lambda: low * high,
+    }
+    found = {}
+    with torch.autocast(device, dtype=torch.float16):
+        for op in ops:
+            try:
+                found[op] = dtype_name(calls[op]().dtype)
+            except Exception as exc:
+                found[op] = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    return found
+
+
+def _widest_rule(device: Device, ops: tuple[str, ...]) -> Observation:
+    found = _mixed_results(device, ops)
+    return Observation(
+        holds=all(v == "float32" for v in found.values()),
+        rule="holds if every listed operation, given one float16 and one float32 input under "
+        "float16 autocast, returns float32, the widest of its input types",
+        measurements=(
+            Measurement("amp-widest-ops", ", ".join(ops), "text"),
+            Measurement("amp-widest-float32-results", _matches(found, "float32"), "count"),
+            Measurement("amp-widest-results", describe(found), "text"),
+        ),
+    )
+
+
+def probe_widest_type_ops(device: Device) -> Observation:
+    return _widest_rule(device, WIDEST_TYPE_OPS)
+
+
+def control_widest_type_mm(device: Device) -> Observation:
+    return _widest_rule(device, ("mm",))
+
+
+def _weight_casts(device: Device, cache_enabled: bool) -> Observation:
+    import torch
+
+    from checker.probes.autograd_memory import count_kernels
+
+    low = torch.float16 if device == "cuda" else torch.bfloat16
+    w = torch.randn(4, 4, device=device, requires_grad=True)
+    a = torch.randn(4, 4, device=device).to(low)
+    b = torch.randn(4, 4, device=device).to(low)
+
+    def two_products() -> None:
+        with torch.autocast(device, dtype=low, cache_enabled=cache_enabled):
+            a @ w
+            b @ w
+
+    _, inside = count_kernels(two_products, ("_to_copy",))
+
+    def two_regions() -> None:
+        two_products()
+        two_products()
+
+    _, twice = count_kernels(two_regions, ("_to_copy",))
+    return Observation(
+        holds=inside["_to_copy"] == 1 and twice["_to_copy"] == 2,
+        rule="holds if, with autocast's cache "
+        + ("on (the default)" if cache_enabled else "off (cache_enabled=False)")
+        + ", a float32 weight that requires grad is cast once for two matrix products in one "
+        "region, and once more in a second region (casts counted with a TorchDispatchMode)",
+        measurements=(
+            Measurement(
+                f"amp-weight-casts-one-region-cache-{cache_enabled}".lower(),
+                inside["_to_copy"],
+                "count",
+            ),
+            Measurement(
+                f"amp-weight-casts-two-regions-cache-{cache_enabled}".lower(),
+                twice["_to_copy"],
+                "count",
+            ),
+        ),
+    )
+
+
+def probe_autocast_caches_weight_casts(device: Device) -> Observation:
+    return _weight_casts(device, cache_enabled=True)
+
+
+def control_autocast_without_cache(device: Device) -> Observation:
+    return _weight_casts(device, cache_enabled=False)
 
 
 def probe_explicit_dtype_wins(device: Device) -> Observation:
@@ -290,20 +456,28 @@ def probe_bce_refused_on_cuda(device: Device) -> Observation:
     )
 
 
-def probe_bce_float32_on_cpu(device: Device) -> Observation:
+def _returns_float32(device: Device, op: str) -> Observation:
     f16, bf16 = _low_dtypes()
-    from_f16 = result_dtypes(device, ("binary_cross_entropy",), f16, f16)
-    from_bf16 = result_dtypes(device, ("binary_cross_entropy",), bf16, bf16)
+    from_f16 = result_dtypes(device, (op,), f16, f16)
+    from_bf16 = result_dtypes(device, (op,), bf16, bf16)
+    key = "bce" if op == "binary_cross_entropy" else op.replace("_", "-")
     return Observation(
-        holds=from_f16["binary_cross_entropy"] == "float32"
-        and from_bf16["binary_cross_entropy"] == "float32",
-        rule="holds if binary_cross_entropy returns float32 for float16 and bfloat16 inputs "
-        "under autocast of the same dtype",
+        holds=from_f16[op] == "float32" and from_bf16[op] == "float32",
+        rule=f"holds if {op} returns float32 for float16 and bfloat16 inputs under autocast "
+        "of the same dtype",
         measurements=(
-            Measurement("amp-cpu-bce-from-float16", from_f16["binary_cross_entropy"], "dtype"),
-            Measurement("amp-cpu-bce-from-bfloat16", from_bf16["binary_cross_entropy"], "dtype"),
+            Measurement(f"amp-cpu-{key}-from-float16", from_f16[op], "dtype"),
+            Measurement(f"amp-cpu-{key}-from-bfloat16", from_bf16[op], "dtype"),
         ),
     )
+
+
+def probe_bce_float32_on_cpu(device: Device) -> Observation:
+    return _returns_float32(device, "binary_cross_entropy")
+
+
+def control_sigmoid_follows_on_cpu(device: Device) -> Observation:
+    return _returns_float32(device, "sigmoid")
 
 
 def probe_params_and_grads_float32(device: Device) -> Observation:
@@ -393,43 +567,101 @@ def probe_bfloat16_range(device: Device) -> Observation:
     )
 
 
+#: float32's smallest normal number, 2**-126: below it values are subnormal.
+FLOAT32_SMALLEST_NORMAL = 2.0**-126
+#: With a GradScaler at its initial scale, gradients from here up arrive through float16 ...
+SCALER_KEEPS_FROM = 1e-12
+#: ... and gradients below this one still become zero.
+SCALER_LOSES_BELOW = 1e-13
+
+
+def _underflow_rule(device: Device, narrow: Any) -> Observation:
+    import torch
+
+    reference = gradient_sweep(device, torch.float32)
+    bf16 = gradient_sweep(device, torch.bfloat16)
+    tested = gradient_sweep(device, narrow)
+    normal = FLOAT32_SMALLEST_NORMAL
+    name = dtype_name(narrow)
+    lost_normal = reference.kept(normal) - tested.kept(normal)
+    bf16_lost_normal = reference.kept(normal) - bf16.kept(normal)
+    bf16_lost_subnormal = reference.kept(0.0, normal) - bf16.kept(0.0, normal)
+    return Observation(
+        holds=lost_normal > 0 and bf16_lost_normal == 0,
+        rule=f"holds if {name} turns to zero some gradients of the sweep that float32 keeps in "
+        "its normal range (at or above 2**-126), while bfloat16 keeps every one of them",
+        measurements=(
+            Measurement(f"amp-sweep-{name}-count", tested.count(), "count"),
+            Measurement(f"amp-survive-{name}", tested.kept(), "count"),
+            Measurement(f"amp-lost-{name}-normal", lost_normal, "count"),
+            Measurement(f"amp-smallest-kept-{name}", _g(tested.smallest_kept()), "text"),
+            Measurement(f"amp-bfloat16-lost-normal-vs-{name}", bf16_lost_normal, "count"),
+            Measurement(f"amp-bfloat16-lost-subnormal-vs-{name}", bf16_lost_subnormal, "count"),
+            Measurement(f"amp-survive-float32-vs-{name}", reference.kept(), "count"),
+            Measurement(f"amp-survive-bfloat16-vs-{name}", bf16.kept(), "count"),
+            Measurement(f"amp-smallest-kept-bfloat16-vs-{name}", _g(bf16.smallest_kept()), "text"),
+        ),
+    )
+
+
 def probe_gradient_underflow(device: Device) -> Observation:
     import torch
 
-    kept32, total = surviving_gradients(device, torch.float32)
-    kept_bf16, _ = surviving_gradients(device, torch.bfloat16)
-    kept_f16, _ = surviving_gradients(device, torch.float16)
+    found = _underflow_rule(device, torch.float16)
     return Observation(
-        holds=kept_f16 < kept32 and kept_bf16 == kept32,
-        rule="holds if fewer gradients of the sweep arrive non-zero through float16 than "
-        "through float32, and as many through bfloat16 as through float32",
-        measurements=(
-            Measurement("amp-sweep-count", total, "count"),
+        found.holds,
+        found.rule,
+        (
+            *found.measurements,
             Measurement("amp-sweep-smallest", _g(10.0**SWEEP_LOW), "text"),
             Measurement("amp-sweep-largest", _g(10.0**SWEEP_HIGH), "text"),
-            Measurement("amp-survive-float32", kept32, "count"),
-            Measurement("amp-survive-bfloat16", kept_bf16, "count"),
-            Measurement("amp-survive-float16", kept_f16, "count"),
-            Measurement("amp-lost-float16", total - kept_f16, "count"),
+            Measurement("amp-sweep-float32-normal-limit", _g(FLOAT32_SMALLEST_NORMAL), "text"),
+        ),
+    )
+
+
+def control_underflow_float32(device: Device) -> Observation:
+    import torch
+
+    return _underflow_rule(device, torch.float32)
+
+
+def _scaler_rule(device: Device, scaled: bool) -> Observation:
+    import torch
+
+    found = gradient_sweep(device, torch.float16, scaled=scaled)
+    scale = torch.amp.GradScaler(device).get_scale() if scaled else 1.0
+    kept_from = found.kept(SCALER_KEEPS_FROM)
+    expected = found.count(SCALER_KEEPS_FROM)
+    kept_below = found.kept(0.0, SCALER_LOSES_BELOW)
+    key = "scaled" if scaled else "unscaled"
+    return Observation(
+        holds=kept_from == expected and kept_below == 0,
+        rule="holds if every gradient of the sweep from 1e-12 up arrives non-zero through "
+        "float16 and every one below 1e-13 arrives as zero"
+        + (", with a GradScaler at its initial scale" if scaled else ", without scaling"),
+        measurements=(
+            Measurement(f"amp-{key}-kept-from-1e-12", kept_from, "count"),
+            Measurement(f"amp-{key}-sweep-from-1e-12", expected, "count"),
+            Measurement(f"amp-{key}-kept-below-1e-13", kept_below, "count"),
+            Measurement(f"amp-{key}-smallest-kept", _g(found.smallest_kept()), "text"),
+            Measurement(
+                f"amp-{key}-max-relative-error",
+                round(found.max_relative_error(SCALER_KEEPS_FROM), 6),
+                "ratio",
+            ),
+            Measurement(f"amp-{key}-scale", _g(scale), "text"),
+            Measurement(f"amp-survive-float16-{key}", found.kept(), "count"),
         ),
     )
 
 
 def probe_scaler_recovers_gradients(device: Device) -> Observation:
-    import torch
+    return _scaler_rule(device, scaled=True)
 
-    kept, total = surviving_gradients(device, torch.float16, scaled=True)
-    scale = torch.amp.GradScaler(device).get_scale()
-    return Observation(
-        holds=kept == total,
-        rule="holds if, with a GradScaler at its initial scale, every gradient of the sweep "
-        "arrives non-zero through float16",
-        measurements=(
-            Measurement("amp-survive-float16-scaled", kept, "count"),
-            Measurement("amp-scaled-sweep-count", total, "count"),
-            Measurement("amp-sweep-scale", _g(scale), "text"),
-        ),
-    )
+
+def control_scaler_unscaled(device: Device) -> Observation:
+    return _scaler_rule(device, scaled=False)
 
 
 # -- GradScaler ----------------------------------------------------------------------------
@@ -636,21 +868,44 @@ def probe_scaler_lives_across_iterations(device: Device) -> Observation:
     )
 
 
+def _unscale_error(device: Device, dtype: Any) -> str:
+    import torch
+
+    model = torch.nn.Linear(4, 2).to(device=device, dtype=dtype)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    scaler = torch.amp.GradScaler(device)
+    x = torch.ones(3, 4, device=device, dtype=dtype)
+    scaler.scale(model(x).float().sum()).backward()
+    return error_text(lambda: scaler.unscale_(optimizer))
+
+
+def _refuses_rule(device: Device, refused: Any) -> Observation:
+    import torch
+
+    error = _unscale_error(device, refused)
+    bf16 = _unscale_error(device, torch.bfloat16)
+    name = dtype_name(refused)
+    return Observation(
+        holds=error.startswith("ValueError") and "FP16" in error and bf16 == "no error",
+        rule=f"holds if unscale_ raises a ValueError about FP16 gradients when the parameters "
+        f"are {name}, and accepts bfloat16 parameters' gradients",
+        measurements=(
+            Measurement(f"amp-{name}-params-error", error, "exception"),
+            Measurement(f"amp-bfloat16-params-error-vs-{name}", bf16, "exception"),
+        ),
+    )
+
+
 def probe_scaler_refuses_float16_grads(device: Device) -> Observation:
     import torch
 
-    model = torch.nn.Linear(4, 2).to(device=device, dtype=torch.float16)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    scaler = torch.amp.GradScaler(device)
-    x = torch.ones(3, 4, device=device, dtype=torch.float16)
-    scaler.scale(model(x).float().sum()).backward()
-    error = error_text(lambda: scaler.unscale_(optimizer))
-    return Observation(
-        holds=error.startswith("ValueError") and "FP16" in error,
-        rule="holds if unscale_ raises a ValueError about FP16 gradients when the parameters "
-        "are float16",
-        measurements=(Measurement("amp-float16-params-error", error, "exception"),),
-    )
+    return _refuses_rule(device, torch.float16)
+
+
+def control_scaler_float32_params(device: Device) -> Observation:
+    import torch
+
+    return _refuses_rule(device, torch.float32)
 
 
 def probe_cuda_scaler_needs_cuda(device: Device) -> Observation:
@@ -869,10 +1124,20 @@ def probe_custom_bwd_needs_custom_fwd(device: Device) -> Observation:
     )
 
 
-def probe_custom_bwd_cuda_only(device: Device) -> Observation:
+def _custom_bwd_on_cpu(decorators: str) -> Observation:
+    """Whether a Function decorated with ``torch.amp`` (device_type='cpu') or with the
+    ``torch.cuda.amp`` decorators works under CPU autocast, backward included."""
     import torch
 
-    function, log = _decorated("cpu")
+    if decorators == "torch.amp":
+        function, log = _decorated("cpu")
+    else:
+        (forward, backward), _ = caught_warnings(
+            lambda: (torch.cuda.amp.custom_fwd, torch.cuda.amp.custom_bwd)
+        )
+        (function, log), _ = caught_warnings(
+            lambda: matmul_function("cpu", forward_decorator=forward, backward_decorator=backward)
+        )
     a, b = matmul_inputs("cpu")
 
     def run() -> None:
@@ -882,20 +1147,30 @@ def probe_custom_bwd_cuda_only(device: Device) -> Observation:
 
     error = error_text(run)
     enabled = bool(log.backward_state and log.backward_state[0])
+    prefix = "amp-cpu-custom-bwd" if decorators == "torch.amp" else "amp-cpu-cuda-custom-bwd"
     return Observation(
         holds=error != "no error" or not enabled,
-        rule="holds if torch.amp.custom_bwd(device_type='cpu') fails, or its backward does "
-        "not run under the CPU autocast of its forward",
+        rule=f"holds if a Function decorated with {decorators}'s custom_fwd and custom_bwd "
+        "fails under CPU autocast, or its backward does not run under the CPU autocast of "
+        "its forward",
         measurements=(
-            Measurement("amp-cpu-custom-bwd-error", error, "exception"),
-            Measurement("amp-cpu-custom-bwd-enabled", enabled, "bool"),
+            Measurement(f"{prefix}-error", error, "exception"),
+            Measurement(f"{prefix}-enabled", enabled, "bool"),
             Measurement(
-                "amp-cpu-custom-bwd-dtype",
+                f"{prefix}-dtype",
                 log.backward_state[1] if log.backward_state else "none",
                 "dtype",
             ),
         ),
     )
+
+
+def probe_custom_bwd_cuda_only(device: Device) -> Observation:
+    return _custom_bwd_on_cpu("torch.amp")
+
+
+def control_cuda_amp_custom_bwd(device: Device) -> Observation:
+    return _custom_bwd_on_cpu("torch.cuda.amp")
 
 
 def probe_cuda_decorators_ignore_cpu(device: Device) -> Observation:
@@ -1230,6 +1505,10 @@ CLAIMS = (
             "amp-other-autocast-enabled",
             "amp-other-autocast-mm-dtype",
         ),
+        control=Control(
+            "a region opened for the tensors' own device",
+            control_same_device_autocast,
+        ),
         vocabulary=Vocabulary(
             subjects=("autocast", "torch.cuda.amp"),
             predicates={
@@ -1258,6 +1537,10 @@ CLAIMS = (
         "inputs run in the autocast dtype, float16 or bfloat16.",
         expect=Expect.HOLDS,
         probe=probe_lower_precision_ops,
+        control=Control(
+            "activations (relu, gelu, sigmoid) in place of the listed operations",
+            control_lower_precision_ops,
+        ),
         measures=(
             "amp-lower-ops",
             "amp-lower-ops-count",
@@ -1277,6 +1560,10 @@ CLAIMS = (
         "float32 even for float16 or bfloat16 inputs.",
         expect=Expect.HOLDS,
         probe=probe_float32_ops,
+        control=Control(
+            "matrix products (mm, matmul, bmm, linear, conv2d) in place of the listed operations",
+            control_float32_ops,
+        ),
         measures=(
             "amp-float32-ops",
             "amp-float32-ops-count",
@@ -1299,6 +1586,10 @@ CLAIMS = (
         "of their input.",
         expect=Expect.HOLDS,
         probe=probe_following_ops,
+        control=Control(
+            "matrix products (mm, matmul, bmm, linear, conv2d) in place of the activations",
+            control_following_ops,
+        ),
         measures=(
             "amp-follow-ops",
             "amp-follow-ops-count",
@@ -1319,6 +1610,10 @@ CLAIMS = (
         "precision.",
         expect=Expect.FAILS,
         probe=probe_relu_lower_precision,
+        control=Control(
+            "mm in place of relu",
+            control_mm_lower_precision,
+        ),
         measures=("amp-relu-float32-input-dtype",),
         vocabulary=Vocabulary(
             subjects=("relu",),
@@ -1331,6 +1626,10 @@ CLAIMS = (
         "float32 even for float16 or bfloat16 inputs.",
         expect=Expect.HOLDS,
         probe=probe_reductions_float32_on_cuda,
+        control=Control(
+            "activations (relu, gelu, sigmoid) in place of the listed operations",
+            control_reductions_float32_on_cuda,
+        ),
         devices=("cuda",),
         measures=(
             "amp-cuda-reduction-ops",
@@ -1350,6 +1649,10 @@ CLAIMS = (
         "dtype of their input: float16 or bfloat16 inputs stay in that dtype.",
         expect=Expect.HOLDS,
         probe=probe_reductions_follow_on_cpu,
+        control=Control(
+            "losses and prod (the float32 list) in place of the listed operations",
+            control_reductions_follow_on_cpu,
+        ),
         devices=("cpu",),
         measures=(
             "amp-cpu-reduction-ops",
@@ -1361,6 +1664,31 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("softmax",),
             predicates={"en": ("float32",), "ja": ("float32", "高精度"), "ko": ("float32",)},
+        ),
+    ),
+    Claim(
+        id="amp/widest-input-type-ops",
+        statement="Under autocast, cat, stack and addcmul run in the widest floating type of "
+        "their inputs: float16 mixed with float32 gives float32.",
+        expect=Expect.HOLDS,
+        probe=probe_widest_type_ops,
+        measures=("amp-widest-ops", "amp-widest-float32-results", "amp-widest-results"),
+        control=Control("mm, which autocast casts down", control_widest_type_mm),
+    ),
+    Claim(
+        id="amp/autocast-caches-weight-casts",
+        statement="Inside one autocast region, a float32 weight that requires grad is cast to "
+        "the lower precision once and the copy is reused; a new region casts it again.",
+        expect=Expect.HOLDS,
+        probe=probe_autocast_caches_weight_casts,
+        measures=(
+            "amp-weight-casts-one-region-cache-true",
+            "amp-weight-casts-two-regions-cache-true",
+        ),
+        control=Control(
+            "the same products with cache_enabled=False",
+            control_autocast_without_cache,
+            measures=("amp-weight-casts-one-region-cache-false",),
         ),
     ),
     Claim(
@@ -1385,6 +1713,10 @@ CLAIMS = (
         statement="Under CPU autocast, binary_cross_entropy runs and returns float32.",
         expect=Expect.HOLDS,
         probe=probe_bce_float32_on_cpu,
+        control=Control(
+            "sigmoid in place of binary_cross_entropy",
+            control_sigmoid_follows_on_cpu,
+        ),
         devices=("cpu",),
         measures=("amp-cpu-bce-from-float16", "amp-cpu-bce-from-bfloat16"),
     ),
@@ -1449,18 +1781,24 @@ CLAIMS = (
     Claim(
         id="amp/float16-gradients-underflow",
         statement="Small gradients that pass through float16 become exactly zero, while "
-        "bfloat16 keeps every gradient float32 keeps.",
+        "bfloat16 keeps every gradient float32 keeps in float32's normal range.",
         expect=Expect.HOLDS,
         probe=probe_gradient_underflow,
         measures=(
-            "amp-sweep-count",
+            "amp-sweep-float16-count",
             "amp-sweep-smallest",
             "amp-sweep-largest",
-            "amp-survive-float32",
-            "amp-survive-bfloat16",
+            "amp-sweep-float32-normal-limit",
+            "amp-survive-float32-vs-float16",
+            "amp-survive-bfloat16-vs-float16",
             "amp-survive-float16",
-            "amp-lost-float16",
+            "amp-lost-float16-normal",
+            "amp-smallest-kept-float16",
+            "amp-bfloat16-lost-normal-vs-float16",
+            "amp-bfloat16-lost-subnormal-vs-float16",
+            "amp-smallest-kept-bfloat16-vs-float16",
         ),
+        control=Control("float32 in place of float16", control_underflow_float32),
         vocabulary=Vocabulary(
             subjects=("float16", "GradScaler"),
             predicates={
@@ -1472,11 +1810,24 @@ CLAIMS = (
     ),
     Claim(
         id="amp/gradscaler-recovers-small-gradients",
-        statement="With a GradScaler, the small gradients that float16 turns to zero arrive "
-        "non-zero.",
+        statement="With a GradScaler at its initial scale, float16 gradients from about 1e-12 "
+        "up arrive non-zero, rounded to float16's precision; smaller ones still become zero.",
         expect=Expect.HOLDS,
         probe=probe_scaler_recovers_gradients,
-        measures=("amp-survive-float16-scaled", "amp-scaled-sweep-count", "amp-sweep-scale"),
+        measures=(
+            "amp-scaled-kept-from-1e-12",
+            "amp-scaled-sweep-from-1e-12",
+            "amp-scaled-kept-below-1e-13",
+            "amp-scaled-smallest-kept",
+            "amp-scaled-max-relative-error",
+            "amp-scaled-scale",
+            "amp-survive-float16-scaled",
+        ),
+        control=Control(
+            "the same sweep without a GradScaler",
+            control_scaler_unscaled,
+            measures=("amp-unscaled-kept-from-1e-12",),
+        ),
         vocabulary=Vocabulary(
             subjects=("GradScaler",),
             predicates={
@@ -1571,11 +1922,12 @@ CLAIMS = (
     ),
     Claim(
         id="amp/gradscaler-refuses-float16-gradients",
-        statement="GradScaler refuses to unscale float16 gradients: the parameters must stay "
-        "float32.",
+        statement="GradScaler refuses to unscale float16 gradients, so the parameters must "
+        "not be float16; it accepts bfloat16 ones.",
         expect=Expect.HOLDS,
         probe=probe_scaler_refuses_float16_grads,
-        measures=("amp-float16-params-error",),
+        measures=("amp-float16-params-error", "amp-bfloat16-params-error-vs-float16"),
+        control=Control("float32 parameters", control_scaler_float32_params),
     ),
     Claim(
         id="amp/cuda-gradscaler-needs-cuda",
@@ -1696,7 +2048,7 @@ CLAIMS = (
     ),
     Claim(
         id="amp/myth-custom-bwd-cuda-only",
-        statement="custom_bwd can only be used on CUDA devices.",
+        statement="torch.amp.custom_bwd can only be used on CUDA devices.",
         expect=Expect.FAILS,
         probe=probe_custom_bwd_cuda_only,
         devices=("cpu",),
@@ -1704,6 +2056,11 @@ CLAIMS = (
             "amp-cpu-custom-bwd-error",
             "amp-cpu-custom-bwd-enabled",
             "amp-cpu-custom-bwd-dtype",
+        ),
+        control=Control(
+            "torch.cuda.amp.custom_fwd and custom_bwd, the article's decorators",
+            control_cuda_amp_custom_bwd,
+            measures=("amp-cpu-cuda-custom-bwd-error",),
         ),
         vocabulary=Vocabulary(
             subjects=("custom_bwd",),

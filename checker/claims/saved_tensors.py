@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from checker.claim import Claim, Expect, Vocabulary
+from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
 from checker.probes.autograd_memory import (
     MemoryTrace,
+    count_kernels,
     count_work,
     ffn_batch,
     ffn_model,
@@ -30,6 +31,8 @@ from checker.typing import Device
 MESSAGE = "saved tensor hooks are off here"
 
 _RULE_MARGIN = 0.01
+#: A variant "takes less time" when its step takes less than this share of the default's.
+_TIME_RATIO = 2 / 3
 
 
 # -- shared pieces ---------------------------------------------------------------------------
@@ -44,7 +47,7 @@ def _error(call: Any) -> str:
     return "no error"
 
 
-def _forward(variant: str, model: Any, batch: Any) -> Any:
+def _forward(variant: str, model: Any, batch: Any) -> Any:  # noqa: PLR0911 (one per variant)
     """The model's loss under one variant."""
     import torch
     from torch.autograd.graph import disable_saved_tensors_hooks, save_on_cpu
@@ -62,6 +65,9 @@ def _forward(variant: str, model: Any, batch: Any) -> Any:
             return model(batch).mean()
     if variant == "save-on-cpu":
         with save_on_cpu():
+            return model(batch).mean()
+    if variant == "save-on-cpu-pinned":
+        with save_on_cpu(pin_memory=True):
             return model(batch).mean()
     if variant == "checkpoint":
         from torch.utils.checkpoint import checkpoint
@@ -299,6 +305,14 @@ def probe_saves_every_intermediate(device: Device) -> Observation:
 
 
 def probe_backward_frees_saved(device: Device) -> Observation:
+    return _backward_frees_rule(device, retain_graph=False)
+
+
+def control_backward_retains_graph(device: Device) -> Observation:
+    return _backward_frees_rule(device, retain_graph=True)
+
+
+def _backward_frees_rule(device: Device, retain_graph: bool) -> Observation:
     model, batch = ffn_model(device), ffn_batch(device)
     _trace_step("default", model, batch, device)  # warm-up
     holder: dict[str, Any] = {}
@@ -306,7 +320,7 @@ def probe_backward_frees_saved(device: Device) -> Observation:
     def step(mark: Any) -> None:
         loss = _forward("default", model, batch)
         mark("forward")
-        loss.backward()
+        loss.backward(retain_graph=retain_graph)
         mark("backward")
         holder["loss"] = loss  # the graph object stays referenced
 
@@ -319,7 +333,8 @@ def probe_backward_frees_saved(device: Device) -> Observation:
     return Observation(
         holds=0 <= extra < _RULE_MARGIN * held and error.startswith("RuntimeError"),
         rule="holds if, with the loss and its graph still referenced, the memory left after "
-        "backward exceeds the gradients' bytes by less than 1% of what forward held, "
+        f"backward (retain_graph={retain_graph}) exceeds the gradients' bytes by less than 1% "
+        "of what forward held, "
         "and reading a saved tensor afterwards raises RuntimeError",
         measurements=(
             Measurement("st-held-before-backward", held, "bytes"),
@@ -334,21 +349,30 @@ def probe_backward_frees_saved(device: Device) -> Observation:
 
 
 def probe_held_equals_saved_activations(device: Device) -> Observation:
+    return _held_equals_saved_rule(device, "default")
+
+
+def control_held_under_checkpoint(device: Device) -> Observation:
+    return _held_equals_saved_rule(device, "checkpoint")
+
+
+def _held_equals_saved_rule(device: Device, variant: str) -> Observation:
     model, batch = ffn_model(device), ffn_batch(device)
     params = list(model.parameters())
     _, saved = saved_bytes(lambda: _forward("default", model, batch), exclude=[*params, batch])
-    trace = _trace_step("default", model, batch, device)
+    trace = _trace_step(variant, model, batch, device)
     held = trace.marks["forward"]
     return Observation(
         holds=abs(held - saved.bytes) <= _RULE_MARGIN * saved.bytes,
-        rule="holds if the memory held after forward is within 1% of the bytes of the "
-        "activations packed for backward (parameters and input batch left out)",
+        rule=f"holds if the memory held after a {variant} forward is within 1% of the bytes of "
+        "the activations a default forward packs for backward (parameters and input batch "
+        "left out)",
         measurements=(
             Measurement("st-saved-packs", saved.packs, "count"),
             Measurement("st-saved-activation-bytes", saved.bytes, "bytes"),
             Measurement("st-saved-all-bytes", saved.all_bytes, "bytes"),
-            Measurement("st-held-default", held, "bytes"),
-            Measurement("st-peak-default", trace.peak, "bytes"),
+            Measurement(f"st-held-{variant}", held, "bytes"),
+            Measurement(f"st-peak-{variant}", trace.peak, "bytes"),
         ),
     )
 
@@ -383,6 +407,14 @@ def probe_cuda_workspace(device: Device) -> Observation:
 
 
 def probe_pack_unpack_timing(device: Device) -> Observation:
+    return _pack_unpack_rule(device, run_backward=True)
+
+
+def control_pack_unpack_without_backward(device: Device) -> Observation:
+    return _pack_unpack_rule(device, run_backward=False)
+
+
+def _pack_unpack_rule(device: Device, run_backward: bool) -> Observation:
     import torch
 
     model, batch = ffn_model(device), ffn_batch(device)
@@ -399,13 +431,15 @@ def probe_pack_unpack_timing(device: Device) -> Observation:
     with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
         loss = model(batch).mean()
     after_forward = dict(calls)
-    loss.backward()
+    if run_backward:
+        loss.backward()
     return Observation(
         holds=after_forward["pack"] > 0
         and after_forward["unpack"] == 0
         and calls["unpack"] == calls["pack"],
         rule="holds if pack ran during forward, unpack did not run before backward, and "
-        "backward unpacked every packed tensor once",
+        "every packed tensor was unpacked once by the end"
+        + ("" if run_backward else " (no backward is run)"),
         measurements=(
             Measurement("st-packs-after-forward", after_forward["pack"], "count"),
             Measurement("st-unpacks-after-forward", after_forward["unpack"], "count"),
@@ -417,13 +451,25 @@ def probe_pack_unpack_timing(device: Device) -> Observation:
 def probe_bf16_compression(device: Device) -> Observation:
     import torch
 
+    return _compression_rule(device, torch.bfloat16)
+
+
+def control_float32_hooks(device: Device) -> Observation:
+    import torch
+
+    return _compression_rule(device, torch.float32)
+
+
+def _compression_rule(device: Device, dtype: Any) -> Observation:
+    import torch
+
     model, batch = ffn_model(device), ffn_batch(device)
     keep = {t.untyped_storage().data_ptr() for t in [*model.parameters(), batch]}
 
     def compress(t: Any) -> Any:
         if t.untyped_storage().data_ptr() in keep:
             return t.detach()
-        return (t.dtype, t.to(torch.bfloat16))
+        return (t.dtype, t.to(dtype).clone())
 
     def decompress(packed: Any) -> Any:
         if isinstance(packed, torch.Tensor):
@@ -450,7 +496,7 @@ def probe_bf16_compression(device: Device) -> Observation:
     ratio = _ratio(trace.marks["forward"], default.marks["forward"])
     return Observation(
         holds=ratio <= 0.5 + _RULE_MARGIN and error < 0.05,
-        rule="holds if the memory held after forward with bfloat16 pack hooks is at most "
+        rule=f"holds if the memory held after forward with pack hooks storing {dtype} is at most "
         "51% of the default, and every gradient is within 5% of the float32 one "
         "(largest difference over largest value)",
         measurements=(
@@ -706,30 +752,46 @@ def _saved_in_graph(root: Any) -> tuple[int, int]:
 
 
 def probe_disable_stops_saving(device: Device) -> Observation:
+    return _stops_saving_rule(device, "disable")
+
+
+def control_no_grad_saves_nothing(device: Device) -> Observation:
+    return _stops_saving_rule(device, "no-grad")
+
+
+def _stops_saving_rule(device: Device, variant: str) -> Observation:
     model, batch = ffn_model(device), ffn_batch(device)
     count_default, bytes_default = _saved_in_graph(_forward("default", model, batch).grad_fn)
-    count_disable, bytes_disable = _saved_in_graph(_forward("disable", model, batch).grad_fn)
+    count_variant, bytes_variant = _saved_in_graph(_forward(variant, model, batch).grad_fn)
     return Observation(
-        holds=count_disable < count_default or bytes_disable < bytes_default,
-        rule="holds if the graph built inside the block holds fewer saved tensors, or fewer "
+        holds=count_variant < count_default or bytes_variant < bytes_default,
+        rule=f"holds if the graph built under {variant} holds fewer saved tensors, or fewer "
         "bytes of them, than the same forward outside (read through grad_fn._saved_*)",
         measurements=(
             Measurement("st-graph-saved-tensors-default", count_default, "count"),
-            Measurement("st-graph-saved-tensors-disable", count_disable, "count"),
+            Measurement(f"st-graph-saved-tensors-{variant}", count_variant, "count"),
             Measurement("st-graph-saved-bytes-default", bytes_default, "bytes"),
-            Measurement("st-graph-saved-bytes-disable", bytes_disable, "bytes"),
+            Measurement(f"st-graph-saved-bytes-{variant}", bytes_variant, "bytes"),
         ),
     )
 
 
 def probe_disable_breaks_gradients(device: Device) -> Observation:
+    return _breaks_gradients_rule(device, "disable")
+
+
+def control_no_grad_breaks_gradients(device: Device) -> Observation:
+    return _breaks_gradients_rule(device, "no-grad")
+
+
+def _breaks_gradients_rule(device: Device, variant: str) -> Observation:
     import torch
 
     model, batch = ffn_model(device), ffn_batch(device)
     model(batch).mean().backward()
     reference = [p.grad.clone() for p in model.parameters()]
     _clear_grads(model)
-    error = _error(lambda: _forward("disable", model, batch).backward())
+    error = _error(lambda: _forward(variant, model, batch).backward())
     pairs = list(zip(model.parameters(), reference, strict=True))
     equal = error == "no error" and all(torch.equal(p.grad, r) for p, r in pairs)
     close = error == "no error" and all(
@@ -737,28 +799,36 @@ def probe_disable_breaks_gradients(device: Device) -> Observation:
     )
     return Observation(
         holds=error != "no error" or not close,
-        rule="holds if backward through a loss computed inside the block raises, or gives "
+        rule=f"holds if backward through a loss computed under {variant} raises, or gives "
         "gradients that differ from the ones computed outside by more than 1e-6 relative",
         measurements=(
-            Measurement("st-backward-after-disable", error, "text"),
-            Measurement("st-gradients-equal-with-disable", equal, "bool"),
+            Measurement(f"st-backward-after-{variant}", error, "text"),
+            Measurement(f"st-gradients-equal-with-{variant}", equal, "bool"),
         ),
     )
 
 
 def probe_disable_reduces_memory(device: Device) -> Observation:
-    default, disable = _compare("disable", device)
+    return _reduces_memory_rule(device, "disable")
+
+
+def control_checkpoint_reduces_memory(device: Device) -> Observation:
+    return _reduces_memory_rule(device, "checkpoint")
+
+
+def _reduces_memory_rule(device: Device, variant: str) -> Observation:
+    default, disable = _compare(variant, device)
     held = _ratio(disable.marks["forward"], default.marks["forward"])
     peak = _ratio(disable.peak, default.peak)
     return Observation(
         holds=held < 1 - _RULE_MARGIN or peak < 1 - _RULE_MARGIN,
         rule="holds if, on the same model, the memory held after forward or the peak over "
-        "forward and backward is at least 1% lower inside the block than outside",
+        f"forward and backward is at least 1% lower under {variant} than with the default",
         measurements=(
-            Measurement("st-held-disable", disable.marks["forward"], "bytes"),
-            Measurement("st-peak-disable", disable.peak, "bytes"),
-            Measurement("st-disable-held-ratio", held, "ratio"),
-            Measurement("st-disable-peak-ratio", peak, "ratio"),
+            Measurement(f"st-held-{variant}", disable.marks["forward"], "bytes"),
+            Measurement(f"st-peak-{variant}", disable.peak, "bytes"),
+            Measurement(f"st-{variant}-held-ratio", held, "ratio"),
+            Measurement(f"st-{variant}-peak-ratio", peak, "ratio"),
         ),
     )
 
@@ -772,45 +842,239 @@ def _article_loop(steps: int, device: Device) -> None:
         x.mm(x).sum()
 
 
-def probe_disable_reduces_compute(device: Device) -> Observation:
+def _variant_context(variant: str) -> Any:
+    import torch
     from torch.autograd.graph import disable_saved_tensors_hooks
 
+    if variant == "disable":
+        return disable_saved_tensors_hooks(MESSAGE)
+    if variant == "no-grad":
+        return torch.no_grad()
+    raise ValueError(f"unknown variant {variant!r}")
+
+
+def _step(variant: str, model: Any, batch: Any) -> None:
+    loss = _forward(variant, model, batch)
+    if loss.requires_grad:
+        loss.backward()
+
+
+def _median_seconds(fn: Any, repeats: int) -> float:
+    import statistics
+    import time
+
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _compute_rule(device: Device, variant: str) -> Observation:
+    """Whether ``variant`` lowers the work of a training step and of a grad-free loop."""
     model, batch = ffn_model(device), ffn_batch(device)
-    _forward("default", model, batch).backward()  # warm-up
+    _step("default", model, batch)  # warm-up
     _article_loop(1, device)
     _clear_grads(model)
-    _, step_default = count_work(lambda: _forward("default", model, batch).backward())
+    _, step_default = count_work(lambda: _step("default", model, batch))
     _clear_grads(model)
-    _, step_disable = count_work(lambda: _forward("disable", model, batch).backward())
+    _, step_variant = count_work(lambda: _step(variant, model, batch))
 
-    def loop_disable() -> None:
-        with disable_saved_tensors_hooks(MESSAGE):
+    def loop_variant() -> None:
+        with _variant_context(variant):
             _article_loop(50, device)
 
     _, loop_default = count_work(lambda: _article_loop(50, device))
-    _, loop_disable_work = count_work(loop_disable)
+    _, loop_variant_work = count_work(loop_variant)
+    seconds: dict[str, list[float]] = {"default": [], variant: []}
+    for round_ in range(8):  # interleaved, in turns, so that a busy machine slows both alike
+        order = ("default", variant) if round_ % 2 else (variant, "default")
+        for name in order:
+            seconds[name].append(_median_seconds(lambda n=name: _step(n, model, batch), 5))
+    _clear_grads(model)
+    time_ratio = _ratio(int(1e9 * min(seconds[variant])), int(1e9 * min(seconds["default"])))
     fewer = (
-        step_disable.ops < step_default.ops
-        or step_disable.flops < step_default.flops
-        or loop_disable_work.ops < loop_default.ops
-        or loop_disable_work.flops < loop_default.flops
+        step_variant.ops < step_default.ops
+        or step_variant.flops < step_default.flops
+        or loop_variant_work.ops < loop_default.ops
+        or loop_variant_work.flops < loop_default.flops
+        or time_ratio < _TIME_RATIO
     )
     return Observation(
         holds=fewer,
-        rule="holds if, inside the block, a training step of the model or a loop of 50 "
+        rule=f"holds if, under {variant}, a training step of the model or a loop of 50 "
         "grad-free matrix products runs fewer ATen operators or fewer FLOPs (as counted "
-        "by the profiler) than outside",
+        "by the profiler) than outside, or the training step takes less than two thirds of "
+        "the time (best of eight medians of five, interleaved; timings on a shared machine "
+        "vary by tens of percent, a real saving such as no_grad's is several-fold)",
         measurements=(
+            Measurement(f"st-step-ops-{variant}", step_variant.ops, "count"),
+            Measurement(f"st-step-flops-{variant}", step_variant.flops, "count"),
+            Measurement(f"st-loop-ops-{variant}", loop_variant_work.ops, "count"),
+            Measurement(f"st-loop-flops-{variant}", loop_variant_work.flops, "count"),
+            Measurement(f"st-step-time-ratio-{variant}", time_ratio, "ratio"),
             Measurement("st-step-ops-default", step_default.ops, "count"),
-            Measurement("st-step-ops-disable", step_disable.ops, "count"),
             Measurement("st-step-flops-default", step_default.flops, "count"),
-            Measurement("st-step-flops-disable", step_disable.flops, "count"),
             Measurement("st-loop-ops-default", loop_default.ops, "count"),
-            Measurement("st-loop-ops-disable", loop_disable_work.ops, "count"),
             Measurement("st-loop-flops-default", loop_default.flops, "count"),
-            Measurement("st-loop-flops-disable", loop_disable_work.flops, "count"),
         ),
     )
+
+
+def probe_disable_reduces_compute(device: Device) -> Observation:
+    return _compute_rule(device, "disable")
+
+
+def control_no_grad_reduces_compute(device: Device) -> Observation:
+    return _compute_rule(device, "no-grad")
+
+
+def _transforms_allow_hooks(device: Device, names: tuple[str, ...]) -> Observation:
+    import torch
+
+    def f(t: Any) -> Any:
+        return (t.sin() * t).sum()
+
+    def g(t: Any) -> Any:
+        return t.sin() * t
+
+    x = torch.ones(3, device=device)
+    calls: dict[str, Any] = {
+        "jacfwd": lambda: torch.func.jacfwd(g)(x),
+        "vmap": lambda: torch.func.vmap(g)(x.reshape(3, 1)),
+        "grad": lambda: torch.func.grad(f)(x),
+        "vjp": lambda: torch.func.vjp(g, x)[1](torch.ones(3, device=device)),
+    }
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        errors = {name: _error(calls[name]) for name in names}
+    return Observation(
+        holds=all(e == "no error" for e in errors.values()),
+        rule=f"holds if torch.func.{' and '.join(names)} run without error inside "
+        "saved_tensors_hooks",
+        measurements=tuple(
+            Measurement(f"st-func-{name}-under-hooks", error.splitlines()[0][:120], "exception")
+            for name, error in errors.items()
+        ),
+    )
+
+
+def probe_func_forward_transforms_allow_hooks(device: Device) -> Observation:
+    return _transforms_allow_hooks(device, ("jacfwd", "vmap"))
+
+
+def control_func_grad_refuses_hooks(device: Device) -> Observation:
+    return _transforms_allow_hooks(device, ("grad", "vjp"))
+
+
+def _saves_result(device: Device, tensor_exponent: bool) -> Observation:
+    import torch
+
+    x = torch.rand(3, device=device, requires_grad=True)
+    exponent: Any = torch.rand(3, device=device, requires_grad=True) if tensor_exponent else 2.0
+    y = x**exponent
+    node = y.grad_fn
+    saved = sorted(
+        name[len("_saved_") :]
+        for name in dir(node)
+        if name.startswith("_saved_") and isinstance(getattr(node, name), torch.Tensor)
+    )
+    result = getattr(node, "_saved_result", None)
+    is_output = result is not None and result.untyped_storage().data_ptr() == (
+        y.untyped_storage().data_ptr()
+    )
+    kind = "tensor" if tensor_exponent else "scalar"
+    return Observation(
+        holds=is_output and "self" in saved,
+        rule=f"holds if x ** exponent with a {kind} exponent saves its result (the output "
+        "itself) as well as x",
+        measurements=(
+            Measurement(f"st-pow-{kind}-node", type(node).__name__, "text"),
+            Measurement(f"st-pow-{kind}-saved", ", ".join(saved), "text"),
+            Measurement(f"st-pow-{kind}-saves-result", is_output, "bool"),
+        ),
+    )
+
+
+def probe_pow_tensor_exponent_saves_result(device: Device) -> Observation:
+    return _saves_result(device, tensor_exponent=True)
+
+
+def control_pow_scalar_exponent(device: Device) -> Observation:
+    return _saves_result(device, tensor_exponent=False)
+
+
+def _packed_buffers(device: Device, ctx_attribute: bool) -> Observation:
+    """Which tensors kept for backward reach pack hooks: dropout's mask, batch norm's
+    statistics, max pooling's indices, and a custom Function's tensor kept as a ``ctx``
+    attribute (or, with ``ctx_attribute`` False, through ``save_for_backward``)."""
+    import torch
+    from torch.nn import functional
+
+    x = torch.randn(4, 3, 8, 8, device=device, requires_grad=True)
+    norm = torch.nn.BatchNorm2d(3).to(device)
+
+    class Keep(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            kept = a * 2
+            if ctx_attribute:
+                ctx.kept = kept
+            else:
+                ctx.save_for_backward(kept)
+            return a.sin()
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            kept = ctx.kept if ctx_attribute else ctx.saved_tensors[0]
+            return grad * kept
+
+    def packed(fn: Any) -> list[Any]:
+        seen: list[Any] = []
+
+        def pack(t: Any) -> Any:
+            seen.append(t)
+            return t
+
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            out = fn()
+        seen.append(out)  # keeps the graph alive while the caller looks
+        return seen
+
+    dropout = packed(lambda: functional.dropout(x, 0.5, training=True))
+    stats = packed(lambda: norm(x))
+    pooled = packed(lambda: functional.max_pool2d(x, 2))
+    custom = packed(lambda: Keep.apply(x))  # type: ignore[no-untyped-call]
+    mask_seen = any(t.shape == x.shape and t is not x for t in dropout[:-1])
+    stats_seen = sum(1 for t in stats[:-1] if t.shape == (3,)) >= 2
+    indices_seen = any(t.dtype == torch.int64 for t in pooled[:-1])
+    kept_seen = len(custom) - 1 > 0 and any(t.shape == x.shape for t in custom[:-1])
+    where = "a ctx attribute" if ctx_attribute else "save_for_backward"
+    return Observation(
+        holds=mask_seen and stats_seen and indices_seen and not kept_seen,
+        rule="holds if pack hooks see dropout's mask, batch norm's saved statistics and max "
+        f"pooling's indices, but not the tensor a custom Function keeps through {where}",
+        measurements=(
+            Measurement("st-hooks-see-dropout-mask", mask_seen, "bool"),
+            Measurement("st-hooks-see-norm-statistics", stats_seen, "bool"),
+            Measurement("st-hooks-see-pool-indices", indices_seen, "bool"),
+            Measurement(
+                "st-hooks-see-ctx-attribute"
+                if ctx_attribute
+                else "st-hooks-see-saved-for-backward",
+                kept_seen,
+                "bool",
+            ),
+        ),
+    )
+
+
+def probe_hooks_miss_ctx_attributes(device: Device) -> Observation:
+    return _packed_buffers(device, ctx_attribute=True)
+
+
+def control_hooks_see_save_for_backward(device: Device) -> Observation:
+    return _packed_buffers(device, ctx_attribute=False)
 
 
 def probe_func_forbids_hooks(device: Device) -> Observation:
@@ -875,76 +1139,131 @@ def probe_inference_mode(device: Device) -> Observation:
     return _holds_nothing("inference-mode", device)
 
 
+def control_disable_holds_everything(device: Device) -> Observation:
+    return _holds_nothing("disable", device)
+
+
 def probe_save_on_cpu_gpu(device: Device) -> Observation:
-    default, offload = _compare("save-on-cpu", device)
+    return _offload_rule(device, "save-on-cpu")
+
+
+def control_disable_keeps_gpu_memory(device: Device) -> Observation:
+    return _offload_rule(device, "disable")
+
+
+def _offload_rule(device: Device, variant: str) -> Observation:
+    default, offload = _compare(variant, device)
     held = _ratio(offload.marks["forward"], default.marks["forward"])
     return Observation(
         holds=held < 0.05,
-        rule="holds if the GPU memory held after forward under save_on_cpu is less than 5% "
+        rule=f"holds if the GPU memory held after forward under {variant} is less than 5% "
         "of the default's",
         measurements=(
-            Measurement("st-gpu-held-save-on-cpu", offload.marks["forward"], "bytes"),
-            Measurement("st-gpu-peak-save-on-cpu", offload.peak, "bytes"),
-            Measurement("st-save-on-cpu-gpu-held-ratio", held, "ratio"),
+            Measurement(f"st-gpu-held-{variant}", offload.marks["forward"], "bytes"),
+            Measurement(f"st-gpu-peak-{variant}", offload.peak, "bytes"),
+            Measurement(f"st-{variant}-gpu-held-ratio", held, "ratio"),
             Measurement(
-                "st-save-on-cpu-gpu-peak-ratio", _ratio(offload.peak, default.peak), "ratio"
+                f"st-{variant}-gpu-peak-ratio", _ratio(offload.peak, default.peak), "ratio"
             ),
         ),
     )
 
 
-def probe_save_on_cpu_cpu(device: Device) -> Observation:
-    default, offload = _compare("save-on-cpu", device)
+def _unchanged_on_cpu(device: Device, variant: str) -> Observation:
+    default, offload = _compare(variant, device)
     held = _ratio(offload.marks["forward"], default.marks["forward"])
     return Observation(
         holds=abs(held - 1) < _RULE_MARGIN,
-        rule="holds if, for a model on the CPU, the memory held after forward under "
-        "save_on_cpu is within 1% of the default's",
+        rule=f"holds if, for a model on the CPU, the memory held after forward under "
+        f"{variant} is within 1% of the default's",
         measurements=(
-            Measurement("st-held-save-on-cpu", offload.marks["forward"], "bytes"),
-            Measurement("st-peak-save-on-cpu", offload.peak, "bytes"),
-            Measurement("st-save-on-cpu-held-ratio", held, "ratio"),
+            Measurement(f"st-held-{variant}", offload.marks["forward"], "bytes"),
+            Measurement(f"st-peak-{variant}", offload.peak, "bytes"),
+            Measurement(f"st-{variant}-held-ratio", held, "ratio"),
         ),
     )
 
 
+def probe_save_on_cpu_cpu(device: Device) -> Observation:
+    return _unchanged_on_cpu(device, "save-on-cpu")
+
+
+def control_save_on_cpu_pinned(device: Device) -> Observation:
+    return _unchanged_on_cpu(device, "save-on-cpu-pinned")
+
+
 def probe_checkpoint_memory(device: Device) -> Observation:
-    default, ckpt = _compare("checkpoint", device)
+    return _checkpoint_memory_rule(device, "checkpoint")
+
+
+def control_disable_checkpoint_memory(device: Device) -> Observation:
+    return _checkpoint_memory_rule(device, "disable")
+
+
+def _checkpoint_memory_rule(device: Device, variant: str) -> Observation:
+    default, ckpt = _compare(variant, device)
     held = _ratio(ckpt.marks["forward"], default.marks["forward"])
     peak = _ratio(ckpt.peak, default.peak)
     return Observation(
         holds=held < 0.25 and peak < 1,
-        rule="holds if, with each block checkpointed (use_reentrant=False), the memory held "
-        "after forward is under 25% of the default's and the peak over forward and "
-        "backward is lower",
+        rule=f"holds if, under {variant}, the memory held after forward is under 25% of the "
+        "default's and the peak over forward and backward is lower",
         measurements=(
-            Measurement("st-held-checkpoint", ckpt.marks["forward"], "bytes"),
-            Measurement("st-peak-checkpoint", ckpt.peak, "bytes"),
-            Measurement("st-checkpoint-held-ratio", held, "ratio"),
-            Measurement("st-checkpoint-peak-ratio", peak, "ratio"),
+            Measurement(f"st-held-{variant}", ckpt.marks["forward"], "bytes"),
+            Measurement(f"st-peak-{variant}", ckpt.peak, "bytes"),
+            Measurement(f"st-{variant}-held-ratio", held, "ratio"),
+            Measurement(f"st-{variant}-peak-ratio", peak, "ratio"),
+        ),
+    )
+
+
+#: The operators of a feed-forward block's forward: Linear -> addmm, GELU -> gelu.
+_FORWARD_OPS = ("addmm", "gelu")
+
+
+def _recomputed(device: Device, variant: str, early_stop: bool) -> tuple[dict[str, int], int]:
+    """Forward operators a training step under ``variant`` runs beyond the default step's,
+    with checkpointing's early stop on or off; and how many one plain forward runs."""
+    from torch.utils.checkpoint import set_checkpoint_early_stop
+
+    model, batch = ffn_model(device), ffn_batch(device)
+    _forward(variant, model, batch).backward()  # warm-up
+    _clear_grads(model)
+    _, forward = count_kernels(lambda: _forward("default", model, batch), _FORWARD_OPS)
+    _, default = count_kernels(lambda: _forward("default", model, batch).backward(), _FORWARD_OPS)
+    _clear_grads(model)
+    with set_checkpoint_early_stop(early_stop):
+        _, step = count_kernels(lambda: _forward(variant, model, batch).backward(), _FORWARD_OPS)
+    _clear_grads(model)
+    extra = {name: step[name] - default[name] for name in _FORWARD_OPS}
+    return extra, sum(forward.values())
+
+
+def _recompute_rule(device: Device, variant: str) -> Observation:
+    full, forward = _recomputed(device, variant, early_stop=False)
+    early, _ = _recomputed(device, variant, early_stop=True)
+    full_total, early_total = sum(full.values()), sum(early.values())
+    return Observation(
+        holds=full_total == forward and 0 < early_total < full_total,
+        rule="holds if, counted with a TorchDispatchMode, a training step runs exactly one "
+        "forward pass of addmm and gelu operators more than the default step with "
+        "checkpointing's early stop off, and some but fewer with early stop on (the default)",
+        measurements=(
+            Measurement(f"st-{variant}-forward-ops", forward, "count"),
+            Measurement(f"st-{variant}-recomputed-ops-full", full_total, "count"),
+            Measurement(f"st-{variant}-recomputed-ops-early-stop", early_total, "count"),
+            Measurement(f"st-{variant}-recomputed-addmm-early-stop", early["addmm"], "count"),
+            Measurement(f"st-{variant}-recomputed-gelu-early-stop", early["gelu"], "count"),
         ),
     )
 
 
 def probe_checkpoint_recomputes(device: Device) -> Observation:
-    model, batch = ffn_model(device), ffn_batch(device)
-    _forward("checkpoint", model, batch).backward()  # warm-up
-    _clear_grads(model)
-    _, forward = count_work(lambda: _forward("default", model, batch))
-    _, default = count_work(lambda: _forward("default", model, batch).backward())
-    _clear_grads(model)
-    _, ckpt = count_work(lambda: _forward("checkpoint", model, batch).backward())
-    extra = ckpt.flops - default.flops
-    return Observation(
-        holds=extra == forward.flops,
-        rule="holds if forward and backward with every block checkpointed count exactly one "
-        "forward pass more FLOPs than without (profiler FLOP counts)",
-        measurements=(
-            Measurement("st-forward-flops", forward.flops, "count"),
-            Measurement("st-step-flops-checkpoint", ckpt.flops, "count"),
-            Measurement("st-checkpoint-flops-ratio", _ratio(ckpt.flops, default.flops), "ratio"),
-        ),
-    )
+    return _recompute_rule(device, "checkpoint")
+
+
+def control_checkpoint_recomputes(device: Device) -> Observation:
+    return _recompute_rule(device, "default")
 
 
 def probe_del_unsaved(device: Device) -> Observation:
@@ -1134,32 +1453,46 @@ def _pool_task(t: Any, delay_s: float = 0.0) -> float:
     it)."""
     import time
 
+    import torch
+
+    torch.set_num_threads(1)  # a forked child cannot use the parent's OpenMP threads
     time.sleep(delay_s)
     return float(t.mm(t).sum())
 
 
-def probe_pool_shares_without_copy(device: Device) -> Observation:
+def _pool_copy_rule(already_shared: bool) -> Observation:
     import multiprocessing
 
     import torch
 
     x: Any = torch.rand(256, 256)
+    if already_shared:
+        x.share_memory_()
     before = x.untyped_storage().data_ptr()
     with multiprocessing.get_context("fork").Pool(1) as pool:
         result = pool.apply(_pool_task, (x,))
     moved = x.untyped_storage().data_ptr() != before
     shared = x.is_shared()
     same = abs(result - float(x.mm(x).sum())) <= 1e-3 * abs(result)
+    prefix = "st-pool-preshared" if already_shared else "st-pool"
     return Observation(
         holds=not moved and same,
         rule="holds if, after a Pool worker received the tensor and returned its result, the "
         "tensor's storage is still the block it had before (no copy was made)",
         measurements=(
-            Measurement("st-pool-storage-moved", moved, "bool"),
-            Measurement("st-pool-tensor-is-shared", shared, "bool"),
-            Measurement("st-pool-result-correct", same, "bool"),
+            Measurement(f"{prefix}-storage-moved", moved, "bool"),
+            Measurement(f"{prefix}-tensor-is-shared", shared, "bool"),
+            Measurement(f"{prefix}-result-correct", same, "bool"),
         ),
     )
+
+
+def probe_pool_shares_without_copy(device: Device) -> Observation:
+    return _pool_copy_rule(already_shared=False)
+
+
+def control_pool_preshared(device: Device) -> Observation:
+    return _pool_copy_rule(already_shared=True)
 
 
 def probe_pool_result_after_with(device: Device) -> Observation:
@@ -1335,6 +1668,10 @@ CLAIMS = (
         "referenced; reading one afterwards raises an error.",
         expect=Expect.HOLDS,
         probe=probe_backward_frees_saved,
+        control=Control(
+            "backward(retain_graph=True), which keeps the saved tensors",
+            control_backward_retains_graph,
+        ),
         measures=(
             "st-held-before-backward",
             "st-held-after-backward",
@@ -1349,6 +1686,10 @@ CLAIMS = (
         "saved for backward, as counted by pack hooks.",
         expect=Expect.HOLDS,
         probe=probe_held_equals_saved_activations,
+        control=Control(
+            "a checkpointed forward, which holds less than it would save",
+            control_held_under_checkpoint,
+        ),
         measures=(
             "st-saved-packs",
             "st-saved-activation-bytes",
@@ -1373,6 +1714,10 @@ CLAIMS = (
         "only in backward, once per packed tensor.",
         expect=Expect.HOLDS,
         probe=probe_pack_unpack_timing,
+        control=Control(
+            "the same forward without backward",
+            control_pack_unpack_without_backward,
+        ),
         measures=(
             "st-packs-after-forward",
             "st-unpacks-after-forward",
@@ -1386,6 +1731,10 @@ CLAIMS = (
         "after forward, at the cost of slightly different gradients.",
         expect=Expect.HOLDS,
         probe=probe_bf16_compression,
+        control=Control(
+            "pack hooks that store float32 copies",
+            control_float32_hooks,
+        ),
         measures=("st-held-bf16-hooks", "st-bf16-held-ratio", "st-bf16-gradient-error"),
     ),
     # disable_saved_tensors_hooks
@@ -1492,6 +1841,10 @@ CLAIMS = (
         "results for backward.",
         expect=Expect.FAILS,
         probe=probe_disable_stops_saving,
+        control=Control(
+            "torch.no_grad(), which saves nothing",
+            control_no_grad_saves_nothing,
+        ),
         measures=(
             "st-graph-saved-tensors-default",
             "st-graph-saved-tensors-disable",
@@ -1513,6 +1866,10 @@ CLAIMS = (
         "compute gradients.",
         expect=Expect.FAILS,
         probe=probe_disable_breaks_gradients,
+        control=Control(
+            "torch.no_grad(), which leaves nothing to backpropagate",
+            control_no_grad_breaks_gradients,
+        ),
         measures=("st-backward-after-disable", "st-gradients-equal-with-disable"),
         vocabulary=Vocabulary(
             subjects=_DISABLE,
@@ -1529,6 +1886,10 @@ CLAIMS = (
         "autograd uses.",
         expect=Expect.FAILS,
         probe=probe_disable_reduces_memory,
+        control=Control(
+            "activation checkpointing",
+            control_checkpoint_reduces_memory,
+        ),
         measures=(
             "st-held-disable",
             "st-peak-disable",
@@ -1551,8 +1912,60 @@ CLAIMS = (
             "st-loop-ops-disable",
             "st-loop-flops-default",
             "st-loop-flops-disable",
+            "st-step-time-ratio-disable",
         ),
         vocabulary=_REDUCE_COMPUTE,
+        control=Control("no_grad, which skips backward", control_no_grad_reduces_compute),
+    ),
+    Claim(
+        id="saved-tensors/func-forward-transforms-allow-hooks",
+        statement="torch.func.jacfwd and torch.func.vmap run inside saved_tensors_hooks; "
+        "only grad, vjp, jacrev and hessian refuse them.",
+        expect=Expect.HOLDS,
+        probe=probe_func_forward_transforms_allow_hooks,
+        devices=("cpu",),
+        measures=("st-func-jacfwd-under-hooks", "st-func-vmap-under-hooks"),
+        control=Control(
+            "grad and vjp, which refuse hooks",
+            control_func_grad_refuses_hooks,
+            measures=("st-func-grad-under-hooks",),
+        ),
+    ),
+    Claim(
+        id="saved-tensors/pow-tensor-exponent-saves-result",
+        statement="x ** y with a tensor exponent y saves its result for backward, as well as "
+        "its inputs.",
+        expect=Expect.HOLDS,
+        probe=probe_pow_tensor_exponent_saves_result,
+        measures=(
+            "st-pow-tensor-node",
+            "st-pow-tensor-saved",
+            "st-pow-tensor-saves-result",
+        ),
+        control=Control(
+            "a scalar exponent, which saves no result",
+            control_pow_scalar_exponent,
+            measures=("st-pow-scalar-saved",),
+        ),
+    ),
+    Claim(
+        id="saved-tensors/pack-hooks-miss-ctx-attributes",
+        statement="Pack hooks see the masks, statistics and indices that dropout, batch norm "
+        "and max pooling keep for backward, but not a tensor a custom Function keeps as a "
+        "ctx attribute.",
+        expect=Expect.HOLDS,
+        probe=probe_hooks_miss_ctx_attributes,
+        measures=(
+            "st-hooks-see-dropout-mask",
+            "st-hooks-see-norm-statistics",
+            "st-hooks-see-pool-indices",
+            "st-hooks-see-ctx-attribute",
+        ),
+        control=Control(
+            "the same Function with save_for_backward",
+            control_hooks_see_save_for_backward,
+            measures=("st-hooks-see-saved-for-backward",),
+        ),
     ),
     Claim(
         id="saved-tensors/func-transforms-forbid-hooks",
@@ -1570,6 +1983,10 @@ CLAIMS = (
         statement="Under torch.no_grad(), a forward pass holds no memory for backward.",
         expect=Expect.HOLDS,
         probe=probe_no_grad,
+        control=Control(
+            "disable_saved_tensors_hooks, which saves what the default saves",
+            control_disable_holds_everything,
+        ),
         measures=("st-held-no-grad", "st-peak-no-grad", "st-no-grad-held-ratio"),
         vocabulary=Vocabulary(
             subjects=("no_grad",),
@@ -1585,6 +2002,10 @@ CLAIMS = (
         statement="Under torch.inference_mode(), a forward pass holds no memory for backward.",
         expect=Expect.HOLDS,
         probe=probe_inference_mode,
+        control=Control(
+            "disable_saved_tensors_hooks, which saves what the default saves",
+            control_disable_holds_everything,
+        ),
         measures=(
             "st-held-inference-mode",
             "st-peak-inference-mode",
@@ -1605,6 +2026,10 @@ CLAIMS = (
         "forward they no longer occupy the GPU.",
         expect=Expect.HOLDS,
         probe=probe_save_on_cpu_gpu,
+        control=Control(
+            "disable_saved_tensors_hooks, which keeps the saved tensors on the GPU",
+            control_disable_keeps_gpu_memory,
+        ),
         devices=("cuda",),
         measures=(
             "st-gpu-held-save-on-cpu",
@@ -1623,12 +2048,17 @@ CLAIMS = (
     ),
     Claim(
         id="saved-tensors/save-on-cpu-changes-nothing-on-cpu",
-        statement="For a model that already runs on the CPU, save_on_cpu does not change the "
-        "memory held for backward.",
+        statement="For a model that already runs on the CPU, save_on_cpu with its default "
+        "pin_memory=False does not change the memory held for backward.",
         expect=Expect.HOLDS,
         probe=probe_save_on_cpu_cpu,
         devices=("cpu",),
         measures=("st-held-save-on-cpu", "st-peak-save-on-cpu", "st-save-on-cpu-held-ratio"),
+        control=Control(
+            "save_on_cpu(pin_memory=True), which copies",
+            control_save_on_cpu_pinned,
+            measures=("st-save-on-cpu-pinned-held-ratio",),
+        ),
     ),
     Claim(
         id="saved-tensors/checkpoint-holds-only-block-inputs",
@@ -1636,6 +2066,10 @@ CLAIMS = (
         "its activations after forward, and lowers the peak of forward and backward.",
         expect=Expect.HOLDS,
         probe=probe_checkpoint_memory,
+        control=Control(
+            "disable_saved_tensors_hooks, which saves what the default saves",
+            control_disable_checkpoint_memory,
+        ),
         measures=(
             "st-held-checkpoint",
             "st-peak-checkpoint",
@@ -1654,11 +2088,19 @@ CLAIMS = (
     Claim(
         id="saved-tensors/checkpoint-recomputes-forward",
         statement="Activation checkpointing pays for its memory saving by running each "
-        "checkpointed forward a second time during backward.",
+        "checkpointed forward again during backward, up to the last tensor backward needs "
+        "(early stop), or in full with early stop off.",
         expect=Expect.HOLDS,
         probe=probe_checkpoint_recomputes,
         devices=("cpu",),
-        measures=("st-forward-flops", "st-step-flops-checkpoint", "st-checkpoint-flops-ratio"),
+        measures=(
+            "st-checkpoint-forward-ops",
+            "st-checkpoint-recomputed-ops-full",
+            "st-checkpoint-recomputed-ops-early-stop",
+            "st-checkpoint-recomputed-addmm-early-stop",
+            "st-checkpoint-recomputed-gelu-early-stop",
+        ),
+        control=Control("no checkpointing", control_checkpoint_recomputes),
     ),
     Claim(
         id="saved-tensors/del-frees-unsaved-intermediate",
@@ -1772,6 +2214,11 @@ CLAIMS = (
         probe=probe_pool_shares_without_copy,
         devices=("cpu",),
         measures=("st-pool-storage-moved", "st-pool-tensor-is-shared", "st-pool-result-correct"),
+        control=Control(
+            "a tensor moved to shared memory with share_memory_() first",
+            control_pool_preshared,
+            measures=("st-pool-preshared-storage-moved",),
+        ),
         vocabulary=Vocabulary(
             subjects=("multiprocessing", "Pool", "別のプロセス"),
             predicates={

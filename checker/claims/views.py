@@ -14,10 +14,11 @@ profiler on CPU and with the caching allocator's statistics on CUDA, on tensors 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
-from checker.claim import Claim, Expect, Vocabulary
+from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
 from checker.probes.memory import cpu_allocations, cuda_memory, shares_storage
 from checker.probes.step_memory import step_memory
@@ -91,13 +92,30 @@ def _values(t: Any) -> str:
 
 
 def probe_view_and_reshape(device: Device) -> Observation:
-    x = _grid(device)
-    (v, r, f), allocated = _allocated(lambda: (x.view(4, 3), x.reshape(2, 6), x.flatten()), device)
-    shared = [shares_storage(t, x) for t in (v, r, f)]
+    return _view_reshape_rule(device, transposed=False)
+
+
+def control_reshape_transposed(device: Device) -> Observation:
+    return _view_reshape_rule(device, transposed=True)
+
+
+def _view_reshape_rule(device: Device, transposed: bool) -> Observation:
+    x = _grid(device).reshape(4, 3).t() if transposed else _grid(device)
+
+    def views() -> tuple[Any, Any, Any]:
+        try:
+            v = x.view(4, 3)
+        except RuntimeError:  # a transposed tensor has no such view
+            v = None
+        return v, x.reshape(2, 6), x.flatten()
+
+    (v, r, f), allocated = _allocated(views, device)
+    shared = [t is not None and shares_storage(t, x) for t in (v, r, f)]
     return Observation(
         holds=all(shared) and allocated == 0,
-        rule="holds if view, reshape and flatten of a contiguous tensor share its storage "
-        "and allocate no bytes",
+        rule="holds if view, reshape and flatten of a "
+        + ("transposed" if transposed else "contiguous")
+        + " tensor share its storage and allocate no bytes",
         measurements=(
             Measurement("vi-view-shares", shared[0], "bool"),
             Measurement("vi-reshape-contiguous-shares", shared[1], "bool"),
@@ -174,6 +192,7 @@ def _selection_myth(device: Device, name: str) -> Observation:
         "index_select": lambda: x.index_select(0, every),
         "masked_select": lambda: x.masked_select(mask),
         "gather": lambda: x.gather(1, columns),
+        "slicing": lambda: x[:],
     }
     before = x.clone()
     out, allocated = _allocated(select[name], device)
@@ -205,20 +224,30 @@ def probe_gather_myth(device: Device) -> Observation:
     return _selection_myth(device, "gather")
 
 
+def control_slicing_shares(device: Device) -> Observation:
+    return _selection_myth(device, "slicing")
+
+
 def probe_advanced_indexing(device: Device) -> Observation:
     import torch
 
     x = _grid(device)
-    results = {
-        "list": x[[0, 2]],
-        "tensor": x[torch.tensor([0, 2], device=device)],
-        "mask": x[x > 5],
-    }
+    return _own_storage_rule(
+        x, {"list": x[[0, 2]], "tensor": x[torch.tensor([0, 2], device=device)], "mask": x[x > 5]}
+    )
+
+
+def control_basic_indexing_shares(device: Device) -> Observation:
+    x = _grid(device)
+    return _own_storage_rule(x, {"list": x[0:3:2], "tensor": x[::2], "mask": x[1:]})
+
+
+def _own_storage_rule(x: Any, results: dict[str, Any]) -> Observation:
     shared = {name: shares_storage(r, x) for name, r in results.items()}
     return Observation(
         holds=not any(shared.values()),
-        rule="holds if x[[0, 2]], x[torch.tensor([0, 2])] and x[x > 5] all have storage of "
-        "their own",
+        rule="holds if the three indexing results (x[[0, 2]], x[torch.tensor([0, 2])] and "
+        "x[x > 5] for the claim) all have storage of their own",
         measurements=(
             Measurement("vi-list-index-shares", shared["list"], "bool"),
             Measurement("vi-tensor-index-shares", shared["tensor"], "bool"),
@@ -335,6 +364,139 @@ def probe_torch_tensor_copies(device: Device) -> Observation:
 # -- identity ----------------------------------------------------------------------------------
 
 
+def _byte_ranges_overlap(a: Any, b: Any) -> bool:
+    """Whether the storages of ``a`` and ``b`` overlap in memory; empty storages never do."""
+    sa, sb = a.untyped_storage(), b.untyped_storage()
+    if sa.nbytes() == 0 or sb.nbytes() == 0:
+        return False
+    return bool(
+        sa.data_ptr() < sb.data_ptr() + sb.nbytes() and sb.data_ptr() < sa.data_ptr() + sa.nbytes()
+    )
+
+
+def _pointer_test_limits(from_numpy: bool) -> Observation:
+    import numpy as np
+    import torch
+
+    array = np.zeros(9, dtype=np.float32)
+    if from_numpy:
+        first, second = torch.from_numpy(array[0:6]), torch.from_numpy(array[3:9])
+    else:
+        base = torch.from_numpy(array)
+        first, second = base[0:6], base[3:9]
+    pointer = shares_storage(first, second)
+    first[4] = 7.0  # element 4 of the first is element 1 of the second
+    reaches = float(second[1]) == 7.0
+    ranges = _byte_ranges_overlap(first, second)
+    empty_a, empty_b = torch.empty(0), torch.empty(0)
+    empty_pointer = shares_storage(empty_a, empty_b)
+    empty_ranges = _byte_ranges_overlap(empty_a, empty_b)
+    kind = "numpy" if from_numpy else "view"
+    return Observation(
+        holds=reaches and not pointer and ranges and empty_pointer and not empty_ranges,
+        rule="holds if, for two tensors over overlapping slices of one NumPy array made with "
+        + ("torch.from_numpy" if from_numpy else "slicing one tensor")
+        + ", a write through one reaches the other but their storage pointers differ, while "
+        "the byte ranges of their storages overlap; and if two empty tensors have equal "
+        "storage pointers but no overlapping bytes",
+        measurements=(
+            Measurement(f"vi-{kind}-overlap-pointers-equal", pointer, "bool"),
+            Measurement(f"vi-{kind}-overlap-write-reaches", reaches, "bool"),
+            Measurement(f"vi-{kind}-overlap-ranges-overlap", ranges, "bool"),
+            Measurement(f"vi-{kind}-empty-pointers-equal", empty_pointer, "bool"),
+            Measurement(f"vi-{kind}-empty-ranges-overlap", empty_ranges, "bool"),
+        ),
+    )
+
+
+def probe_pointer_test_limits(device: Device) -> Observation:
+    return _pointer_test_limits(from_numpy=True)
+
+
+def control_pointer_test_on_views(device: Device) -> Observation:
+    return _pointer_test_limits(from_numpy=False)
+
+
+def _warning_advice(source_is_tensor: bool) -> Observation:
+    import torch
+
+    source: Any = torch.ones(3) if source_is_tensor else [1.0, 2.0, 3.0]
+    warning = _warning(lambda: torch.tensor(source))
+    advice = "detach().clone()" in warning
+    older = "clone().detach()" in warning
+    return Observation(
+        holds=advice,
+        rule="holds if torch.tensor("
+        + ("a tensor" if source_is_tensor else "a list")
+        + ") warns and recommends sourceTensor.detach().clone()",
+        measurements=(
+            Measurement(
+                f"vi-tensor-{'tensor' if source_is_tensor else 'list'}-warning",
+                warning.split(", rather")[0][:200],
+                "text",
+            ),
+            Measurement(
+                f"vi-tensor-{'tensor' if source_is_tensor else 'list'}-advice-detach-clone",
+                advice,
+                "bool",
+            ),
+            Measurement(
+                f"vi-tensor-{'tensor' if source_is_tensor else 'list'}-advice-clone-detach",
+                older,
+                "bool",
+            ),
+        ),
+    )
+
+
+def probe_torch_tensor_advice(device: Device) -> Observation:
+    return _warning_advice(source_is_tensor=True)
+
+
+def control_torch_tensor_of_list(device: Device) -> Observation:
+    return _warning_advice(source_is_tensor=False)
+
+
+def _in_place_refusals(device: Device, leaf: bool) -> Observation:
+    import torch
+
+    def fresh() -> Any:
+        t = torch.ones(3, device=device, requires_grad=True)
+        return t if leaf else t * 1
+
+    recording = _error(lambda: fresh().add_(1))
+    with torch.no_grad():
+        quiet = _error(lambda: fresh().add_(1))
+    out = torch.empty(3, device=device)
+    out_recording = _error(lambda: torch.add(fresh(), 1, out=out))
+    with torch.no_grad():
+        out_quiet = _error(lambda: torch.add(fresh(), 1, out=out))
+    kind = "leaf" if leaf else "non-leaf"
+    return Observation(
+        holds=recording != "no error"
+        and quiet == "no error"
+        and out_recording != "no error"
+        and out_quiet == "no error",
+        rule=f"holds if, for a {kind} tensor that requires grad and that nothing has saved, "
+        "add_ raises while autograd records and works under torch.no_grad(), and "
+        "torch.add(..., out=) raises in grad mode and works under torch.no_grad()",
+        measurements=(
+            Measurement(f"vi-{kind}-unsaved-in-place-error", recording, "exception"),
+            Measurement(f"vi-{kind}-in-place-no-grad", quiet, "exception"),
+            Measurement(f"vi-{kind}-out-grad-mode-error", out_recording, "exception"),
+            Measurement(f"vi-{kind}-out-no-grad", out_quiet, "exception"),
+        ),
+    )
+
+
+def probe_leaf_refused_only_while_recording(device: Device) -> Observation:
+    return _in_place_refusals(device, leaf=True)
+
+
+def control_non_leaf_in_place(device: Device) -> Observation:
+    return _in_place_refusals(device, leaf=False)
+
+
 def probe_sharing_different_ids(device: Device) -> Observation:
     import torch
 
@@ -426,14 +588,24 @@ def probe_detach_sees_updates(device: Device) -> Observation:
 
 
 def probe_clone(device: Device) -> Observation:
+    return _clone_rule(device, "clone")
+
+
+def control_view_as_is_no_clone(device: Device) -> Observation:
+    return _clone_rule(device, "view_as")
+
+
+def _clone_rule(device: Device, method: str) -> Observation:
     x = _square(device).requires_grad_()
-    c, allocated = _allocated(x.clone, device)
+    c, allocated = _allocated(
+        x.clone if method == "clone" else functools.partial(x.view_as, x), device
+    )
     shared = shares_storage(c, x)
     node = type(c.grad_fn).__name__
     return Observation(
         holds=not shared and node == "CloneBackward0" and c.requires_grad and allocated >= x.nbytes,
-        rule="holds if x.clone() of a tensor that requires grad allocates at least x's bytes, "
-        "shares no storage with x, requires grad and has grad_fn CloneBackward0",
+        rule=f"holds if x.{method}() of a tensor that requires grad allocates at least x's "
+        "bytes, shares no storage with x, requires grad and has grad_fn CloneBackward0",
         measurements=(
             Measurement("vi-clone-storage-shared", shared, "bool"),
             Measurement("vi-clone-grad-fn", node, "text"),
@@ -445,13 +617,21 @@ def probe_clone(device: Device) -> Observation:
 
 
 def probe_clone_detach(device: Device) -> Observation:
+    return _plain_copy_rule(device, copy_first=True)
+
+
+def control_detach_without_clone(device: Device) -> Observation:
+    return _plain_copy_rule(device, copy_first=False)
+
+
+def _plain_copy_rule(device: Device, copy_first: bool) -> Observation:
     x = _square(device).requires_grad_()
-    c, allocated = _allocated(lambda: x.clone().detach(), device)
+    c, allocated = _allocated((lambda: x.clone().detach()) if copy_first else x.detach, device)
     shared = shares_storage(c, x)
     return Observation(
         holds=not shared and not c.requires_grad and c.is_leaf and allocated >= x.nbytes,
-        rule="holds if x.clone().detach() allocates at least x's bytes, shares no storage "
-        "with x, does not require grad and is a leaf",
+        rule=f"holds if x.{'clone().' if copy_first else ''}detach() allocates at least x's "
+        "bytes, shares no storage with x, does not require grad and is a leaf",
         measurements=(
             Measurement("vi-clone-detach-storage-shared", shared, "bool"),
             Measurement("vi-clone-detach-requires-grad", c.requires_grad, "bool"),
@@ -549,7 +729,19 @@ def probe_linear_input_grad(device: Device) -> Observation:
     )
 
 
-def probe_detach_metadata_myth(device: Device) -> Observation:
+def _metadata_changes(device: Device) -> dict[str, Callable[[Any], Any]]:
+    """In-place changes of shape or storage, each applied to a 2x3 tensor."""
+    import torch
+
+    return {
+        "resize": lambda t: t.resize_(4, 3),
+        "resize-as": lambda t: t.resize_as_(torch.zeros(4, 3, device=device)),
+        "set": lambda t: t.set_(torch.zeros(2, 3, device=device)),
+        "transpose": lambda t: t.transpose_(0, 1),
+    }
+
+
+def _metadata_change_errors(device: Device, on_detached: bool) -> Observation:
     import torch
 
     def strict(call: Callable[[], Any]) -> str:
@@ -559,23 +751,72 @@ def probe_detach_metadata_myth(device: Device) -> Observation:
             warnings.simplefilter("error")
             return _error(call)
 
-    q: Any = torch.tensor([1.0, 2.0], device=device, requires_grad=True)
-    m = torch.zeros(2, 3, device=device, requires_grad=True)
-    errors = {
-        "resize": strict(lambda: q.detach().resize_(4)),
-        "resize-as": strict(lambda: q.detach().resize_as_(torch.zeros(3, device=device))),
-        "set": strict(lambda: q.detach().set_(torch.zeros(3, device=device))),
-        "transpose": strict(lambda: m.detach().transpose_(0, 1)),
-    }
+    errors = {}
+    shape = ""
+    for name, change in _metadata_changes(device).items():
+        q: Any = torch.ones(2, 3, device=device, requires_grad=True)
+        target = q.detach() if on_detached else q
+        errors[name] = strict(functools.partial(change, target))
+        shape = shape or str(tuple(q.shape))
+    prefix = "vi-detach" if on_detached else "vi-original"
     return Observation(
         holds=any(e != "no error" for e in errors.values()),
-        rule="holds if resize_, resize_as_, set_ or transpose_ on the detach() of a tensor "
-        "that requires grad raises an error or a warning (warnings turned into errors)",
+        rule="holds if resize_, resize_as_, set_ or transpose_ raises an error or a warning "
+        "(warnings turned into errors) when applied to "
+        + ("the detach() of a tensor that requires grad" if on_detached else "such a tensor"),
         measurements=(
-            *(Measurement(f"vi-detach-{k}-error", e, "text") for k, e in errors.items()),
-            Measurement("vi-shape-after-detached-resize", str(tuple(q.shape)), "text"),
+            *(Measurement(f"{prefix}-{k}-error", e, "text") for k, e in errors.items()),
+            Measurement(f"{prefix}-shape-after-resize", shape, "text"),
         ),
     )
+
+
+def probe_detach_metadata_myth(device: Device) -> Observation:
+    return _metadata_change_errors(device, on_detached=True)
+
+
+def control_metadata_change_on_original(device: Device) -> Observation:
+    return _metadata_change_errors(device, on_detached=False)
+
+
+def _saved_original_after_change(device: Device, change_detached: bool) -> Observation:
+    import torch
+
+    bumped = failed = 0
+    message = "no error"
+    changes = _metadata_changes(device)
+    for change in changes.values():
+        q: Any = torch.ones(2, 3, device=device, requires_grad=True)
+        loss = q.sin().sum()  # sin saves q for backward
+        before = q._version
+        if change_detached:
+            change(q.detach())
+        bumped += q._version != before
+        error = _error(loss.backward)
+        if error != "no error":
+            failed += 1
+            message = error.splitlines()[0][:160]
+    total = len(changes)
+    prefix = "vi-saved-detach" if change_detached else "vi-saved-unchanged"
+    return Observation(
+        holds=bumped == failed == total,
+        rule="holds if, for each of resize_, resize_as_, set_ and transpose_, the version "
+        "counter of a tensor saved by sin() went up and backward raised"
+        + (" after the change was applied to its detach()" if change_detached else ""),
+        measurements=(
+            Measurement(f"{prefix}-version-bumps", bumped, "count"),
+            Measurement(f"{prefix}-backward-errors", failed, "count"),
+            Measurement(f"{prefix}-backward-error", message, "exception"),
+        ),
+    )
+
+
+def probe_detach_change_breaks_saved_backward(device: Device) -> Observation:
+    return _saved_original_after_change(device, change_detached=True)
+
+
+def control_saved_original_unchanged(device: Device) -> Observation:
+    return _saved_original_after_change(device, change_detached=False)
 
 
 def probe_resize_requires_grad(device: Device) -> Observation:
@@ -1222,6 +1463,10 @@ CLAIMS = (
         "that share its storage and allocate nothing.",
         expect=Expect.HOLDS,
         probe=probe_view_and_reshape,
+        control=Control(
+            "a transposed tensor in place of a contiguous one",
+            control_reshape_transposed,
+        ),
         measures=(
             "vi-view-shares",
             "vi-reshape-contiguous-shares",
@@ -1272,6 +1517,10 @@ CLAIMS = (
         statement="index_select() returns a tensor that shares memory with its input.",
         expect=Expect.FAILS,
         probe=probe_index_select_myth,
+        control=Control(
+            "basic slicing x[:] in place of the selection",
+            control_slicing_shares,
+        ),
         measures=(
             "vi-index-select-shares",
             "vi-index-select-write-reaches-input",
@@ -1284,6 +1533,10 @@ CLAIMS = (
         statement="masked_select() returns a tensor that shares memory with its input.",
         expect=Expect.FAILS,
         probe=probe_masked_select_myth,
+        control=Control(
+            "basic slicing x[:] in place of the selection",
+            control_slicing_shares,
+        ),
         measures=(
             "vi-masked-select-shares",
             "vi-masked-select-write-reaches-input",
@@ -1296,6 +1549,10 @@ CLAIMS = (
         statement="gather() returns a tensor that shares memory with its input.",
         expect=Expect.FAILS,
         probe=probe_gather_myth,
+        control=Control(
+            "basic slicing x[:] in place of the selection",
+            control_slicing_shares,
+        ),
         measures=("vi-gather-shares", "vi-gather-write-reaches-input", "vi-gather-allocated"),
         vocabulary=Vocabulary(subjects=("gather",), predicates=_SHARE),
     ),
@@ -1305,6 +1562,10 @@ CLAIMS = (
         "a copy.",
         expect=Expect.HOLDS,
         probe=probe_advanced_indexing,
+        control=Control(
+            "basic slicing (x[0:3:2], x[::2], x[1:]) in place of advanced indexing",
+            control_basic_indexing_shares,
+        ),
         measures=("vi-list-index-shares", "vi-tensor-index-shares", "vi-mask-index-shares"),
         vocabulary=Vocabulary(
             subjects=("mask", "index", "マスク", "インデックス", "마스크", "인덱싱"),
@@ -1350,6 +1611,62 @@ CLAIMS = (
             "vi-as-tensor-on-device-shares",
         ),
         vocabulary=Vocabulary(subjects=("as_tensor",), predicates=_SHARE),
+    ),
+    Claim(
+        id="views/storage-pointer-test-limits",
+        statement="Comparing untyped_storage().data_ptr() misses tensors made with "
+        "torch.from_numpy from overlapping slices of one array, and reports any two empty "
+        "tensors as sharing; comparing the byte ranges of the storages gets both right.",
+        expect=Expect.HOLDS,
+        probe=probe_pointer_test_limits,
+        devices=("cpu",),
+        measures=(
+            "vi-numpy-overlap-pointers-equal",
+            "vi-numpy-overlap-write-reaches",
+            "vi-numpy-overlap-ranges-overlap",
+            "vi-numpy-empty-pointers-equal",
+            "vi-numpy-empty-ranges-overlap",
+        ),
+        control=Control(
+            "slices of one tensor, which share a storage",
+            control_pointer_test_on_views,
+            measures=("vi-view-overlap-pointers-equal",),
+        ),
+    ),
+    Claim(
+        id="views/torch-tensor-warning-advises-detach-clone",
+        statement="Given a tensor, torch.tensor() warns and recommends "
+        "sourceTensor.detach().clone() to copy it.",
+        expect=Expect.HOLDS,
+        probe=probe_torch_tensor_advice,
+        devices=("cpu",),
+        measures=(
+            "vi-tensor-tensor-warning",
+            "vi-tensor-tensor-advice-detach-clone",
+            "vi-tensor-tensor-advice-clone-detach",
+        ),
+        control=Control(
+            "torch.tensor of a list, which does not warn", control_torch_tensor_of_list
+        ),
+    ),
+    Claim(
+        id="inplace/leaf-refused-only-while-recording",
+        statement="A leaf that requires grad refuses in-place operations while autograd records "
+        "even when nothing has saved it, and accepts them under torch.no_grad(); out= refuses "
+        "inputs that require grad only in grad mode.",
+        expect=Expect.HOLDS,
+        probe=probe_leaf_refused_only_while_recording,
+        measures=(
+            "vi-leaf-unsaved-in-place-error",
+            "vi-leaf-in-place-no-grad",
+            "vi-leaf-out-grad-mode-error",
+            "vi-leaf-out-no-grad",
+        ),
+        control=Control(
+            "a non-leaf tensor, which autograd rebases",
+            control_non_leaf_in_place,
+            measures=("vi-non-leaf-unsaved-in-place-error",),
+        ),
     ),
     Claim(
         id="views/torch-tensor-copies",
@@ -1429,6 +1746,10 @@ CLAIMS = (
         "stays in the autograd graph (grad_fn CloneBackward0, requires_grad kept).",
         expect=Expect.HOLDS,
         probe=probe_clone,
+        control=Control(
+            "view_as in place of clone",
+            control_view_as_is_no_clone,
+        ),
         measures=(
             "vi-clone-storage-shared",
             "vi-clone-grad-fn",
@@ -1444,6 +1765,10 @@ CLAIMS = (
         "does not require grad.",
         expect=Expect.HOLDS,
         probe=probe_clone_detach,
+        control=Control(
+            "detach() without clone()",
+            control_detach_without_clone,
+        ),
         measures=(
             "vi-clone-detach-storage-shared",
             "vi-clone-detach-requires-grad",
@@ -1515,9 +1840,32 @@ CLAIMS = (
             "vi-detach-resize-as-error",
             "vi-detach-set-error",
             "vi-detach-transpose-error",
-            "vi-shape-after-detached-resize",
+            "vi-detach-shape-after-resize",
         ),
         vocabulary=Vocabulary(subjects=("resize_", "set_", "transpose_"), predicates=_ERROR),
+        control=Control(
+            "the same changes on the tensor itself",
+            control_metadata_change_on_original,
+            measures=("vi-original-transpose-error",),
+        ),
+    ),
+    Claim(
+        id="views/detach-metadata-change-breaks-saved-backward",
+        statement="Changing the shape or storage of a detach() result in place bumps the "
+        "version counter it shares with the original, so a backward that saved the "
+        "original then raises.",
+        expect=Expect.HOLDS,
+        probe=probe_detach_change_breaks_saved_backward,
+        measures=(
+            "vi-saved-detach-version-bumps",
+            "vi-saved-detach-backward-errors",
+            "vi-saved-detach-backward-error",
+        ),
+        control=Control(
+            "the same graph without the change",
+            control_saved_original_unchanged,
+            measures=("vi-saved-unchanged-backward-errors",),
+        ),
     ),
     Claim(
         id="views/resize-refuses-tensors-that-require-grad",

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from checker.evidence import Measurement
 from checker.sites import Site
+
+if TYPE_CHECKING:
+    from checker.versions import Versions
 from checker.verdict import Status, Verdict
 
 
@@ -20,6 +24,8 @@ class Report:
     #: ``{device: reason}`` for requested devices that are absent.
     absent: Mapping[str, str] = field(default_factory=dict)
     sites: Mapping[str, Sequence[Site]] = field(default_factory=dict)
+    #: Outcomes across torch releases (``docs/_evidence/versions.json``), if recorded.
+    versions: Versions | None = None
 
     def site(self, claim_id: str) -> Site | None:
         found = self.sites.get(claim_id)
