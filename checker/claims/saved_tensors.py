@@ -117,10 +117,18 @@ def _ratio(a: int, b: int) -> float:
 
 
 def probe_graph_needs_requires_grad(device: Device) -> Observation:
+    return _requires_grad_rule(device, plain_requires_grad=False)
+
+
+def control_plain_requires_grad(device: Device) -> Observation:
+    return _requires_grad_rule(device, plain_requires_grad=True)
+
+
+def _requires_grad_rule(device: Device, plain_requires_grad: bool) -> Observation:
     import torch
     from torch.autograd.graph import disable_saved_tensors_hooks
 
-    a: Any = torch.rand(64, 64, device=device)
+    a: Any = torch.rand(64, 64, device=device, requires_grad=plain_requires_grad)
     b = torch.rand(64, 64, device=device, requires_grad=True)
     with_grad, saved_with = saved_bytes(lambda: a.mm(b))
     plain, saved_plain = saved_bytes(lambda: a.mm(a))
@@ -140,7 +148,9 @@ def probe_graph_needs_requires_grad(device: Device) -> Observation:
     return Observation(
         holds=holds,
         rule="holds if an mm with an input that requires grad gets a grad_fn and saves "
-        "tensors, the same mm on tensors that don't gets no grad_fn and saves nothing, "
+        "tensors, the same mm on tensors that don't"
+        + (" (here: that do)" if plain_requires_grad else "")
+        + " gets no grad_fn and saves nothing, "
         "and backward then raises the same RuntimeError with and without "
         "disable_saved_tensors_hooks",
         measurements=(
@@ -168,19 +178,38 @@ def _saves(op: Any, x: Any) -> tuple[Any, Any]:
     return out, packed
 
 
+def _output_ops() -> dict[str, Any]:
+    import torch
+
+    return {"exp": torch.exp, "tanh": torch.tanh, "sigmoid": torch.sigmoid, "relu": torch.relu}
+
+
+def _input_ops() -> dict[str, Any]:
+    import torch
+
+    return {"sin": torch.sin, "gelu": torch.nn.functional.gelu, "pow": lambda t: t.pow(2)}
+
+
 def probe_output_savers(device: Device) -> Observation:
+    return _output_saver_rule(device, _output_ops())
+
+
+def control_input_savers_as_output_savers(device: Device) -> Observation:
+    return _output_saver_rule(device, _input_ops())
+
+
+def _output_saver_rule(device: Device, ops: dict[str, Any]) -> Observation:
     import torch
 
     x = torch.randn(256, 256, device=device, requires_grad=True)
-    ops = {"exp": torch.exp, "tanh": torch.tanh, "sigmoid": torch.sigmoid, "relu": torch.relu}
     found = {}
     for name, op in ops.items():
         out, packed = _saves(op, x)
         found[name] = packed == [out.untyped_storage().data_ptr()]
     return Observation(
         holds=all(found.values()),
-        rule="holds if exp, tanh, sigmoid and relu each pack exactly one tensor, whose "
-        "storage is their output's",
+        rule=f"holds if {', '.join(ops)} each pack exactly one tensor, whose storage is their "
+        "output's",
         measurements=tuple(
             Measurement(f"st-{name}-saves-output", ok, "bool") for name, ok in found.items()
         ),
@@ -188,18 +217,25 @@ def probe_output_savers(device: Device) -> Observation:
 
 
 def probe_input_savers(device: Device) -> Observation:
+    return _input_saver_rule(device, _input_ops())
+
+
+def control_output_savers_as_input_savers(device: Device) -> Observation:
+    return _input_saver_rule(device, _output_ops())
+
+
+def _input_saver_rule(device: Device, ops: dict[str, Any]) -> Observation:
     import torch
 
     x = torch.randn(256, 256, device=device, requires_grad=True)
-    ops = {"sin": torch.sin, "gelu": torch.nn.functional.gelu, "pow": lambda t: t.pow(2)}
     found = {}
     for name, op in ops.items():
         _, packed = _saves(op, x)
         found[name] = packed == [x.untyped_storage().data_ptr()]
     return Observation(
         holds=all(found.values()),
-        rule="holds if sin, gelu and pow(2) each pack exactly one tensor, whose storage is "
-        "their input's",
+        rule=f"holds if {', '.join(ops)} each pack exactly one tensor, whose storage is their "
+        "input's",
         measurements=tuple(
             Measurement(f"st-{name}-saves-input", ok, "bool") for name, ok in found.items()
         ),
@@ -207,11 +243,19 @@ def probe_input_savers(device: Device) -> Observation:
 
 
 def probe_saves_what_backward_needs(device: Device) -> Observation:
+    return _needs_rule(device, c_requires_grad=False)
+
+
+def control_constant_requires_grad(device: Device) -> Observation:
+    return _needs_rule(device, c_requires_grad=True)
+
+
+def _needs_rule(device: Device, c_requires_grad: bool) -> Observation:
     import torch
 
     x = torch.randn(128, 128, device=device, requires_grad=True)
     w = torch.randn(128, 128, device=device, requires_grad=True)
-    c = torch.randn(128, 128, device=device)
+    c = torch.randn(128, 128, device=device, requires_grad=c_requires_grad)
     ptr = {id(t): t.untyped_storage().data_ptr() for t in (x, w, c)}
     _, add = _saves(lambda t: t + w, x)
     _, mul_both = _saves(lambda t: t * w, x)
@@ -228,7 +272,7 @@ def probe_saves_what_backward_needs(device: Device) -> Observation:
     return Observation(
         holds=holds,
         rule="holds if x + w packs nothing, x * w and x.mm(w) pack x and w, and x * c and "
-        "x.mm(c) (c does not require grad) pack only c",
+        f"x.mm(c) (c requires grad: {c_requires_grad}) pack only c",
         measurements=(
             Measurement("st-add-packs", len(add), "count"),
             Measurement("st-mul-packs-both-require-grad", len(mul_both), "count"),
@@ -240,14 +284,31 @@ def probe_saves_what_backward_needs(device: Device) -> Observation:
 
 
 def probe_saving_copies(device: Device) -> Observation:
+    return _copies_rule(device, cloning_hooks=False)
+
+
+def control_cloning_pack_hooks(device: Device) -> Observation:
+    return _copies_rule(device, cloning_hooks=True)
+
+
+def _copies_rule(device: Device, cloning_hooks: bool) -> Observation:
+    import contextlib
+
     import torch
+
+    def hooks() -> Any:
+        if cloning_hooks:
+            return torch.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), lambda t: t)
+        return contextlib.nullcontext()
 
     def run(mark: Any) -> tuple[bool, bool, int]:
         x = torch.randn(256, 256, device=device, requires_grad=True)
         mark("input")
-        y: Any = x.exp()  # saves its output
+        with hooks():
+            y: Any = x.exp()  # saves its output
         mark("exp")
-        s: Any = x.sin()  # saves its input
+        with hooks():
+            s: Any = x.sin()  # saves its input
         return (
             shares_storage(y.grad_fn._saved_result, y),
             shares_storage(s.grad_fn._saved_self, x),
@@ -259,7 +320,8 @@ def probe_saving_copies(device: Device) -> Observation:
     return Observation(
         holds=not output_shared or not input_shared or allocated > nbytes,
         rule="holds if a saved tensor does not share storage with the tensor saved, or if "
-        "x.exp() allocates more than its own output while saving it",
+        "x.exp() allocates more than its own output while saving it"
+        + (" (pack hooks clone what is saved)" if cloning_hooks else ""),
         measurements=(
             Measurement("st-saved-output-shares-storage", output_shared, "bool"),
             Measurement("st-saved-input-shares-storage", input_shared, "bool"),
@@ -270,6 +332,14 @@ def probe_saving_copies(device: Device) -> Observation:
 
 
 def probe_saves_every_intermediate(device: Device) -> Observation:
+    return _every_intermediate_rule(device, all_sin=False)
+
+
+def control_chain_of_sines(device: Device) -> Observation:
+    return _every_intermediate_rule(device, all_sin=True)
+
+
+def _every_intermediate_rule(device: Device, all_sin: bool) -> Observation:
     import torch
 
     x = torch.randn(512, 512, device=device)
@@ -283,16 +353,21 @@ def probe_saves_every_intermediate(device: Device) -> Observation:
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         h1 = x.mm(w1)
-        a1 = h1.relu()
+        a1 = h1.sin() if all_sin else h1.relu()
         h2 = a1.mm(w2)
-        a2 = h2.sigmoid()
-        a2.sum()
+        a2 = h2.sin() if all_sin else h2.sigmoid()
+        (a2.sin() if all_sin else a2).sum()
     intermediates = (h1, a1, h2, a2)
     saved = [t for t in intermediates if t.untyped_storage().data_ptr() in packed]
     return Observation(
         holds=len(saved) == len(intermediates),
-        rule="holds if every intermediate of x.mm(w1).relu().mm(w2).sigmoid().sum() is "
-        "among the storages packed for backward",
+        rule="holds if every intermediate of "
+        + (
+            "x.mm(w1).sin().mm(w2).sin().sin().sum()"
+            if all_sin
+            else "x.mm(w1).relu().mm(w2).sigmoid().sum()"
+        )
+        + " is among the storages packed for backward",
         measurements=(
             Measurement("st-chain-intermediates", len(intermediates), "count"),
             Measurement("st-chain-intermediates-saved", len(saved), "count"),
@@ -378,6 +453,14 @@ def _held_equals_saved_rule(device: Device, variant: str) -> Observation:
 
 
 def probe_cuda_workspace(device: Device) -> Observation:
+    return _workspace_rule(device, warm=False)
+
+
+def control_cuda_workspace_after_warm_up(device: Device) -> Observation:
+    return _workspace_rule(device, warm=True)
+
+
+def _workspace_rule(device: Device, warm: bool) -> Observation:
     import torch
 
     a = torch.randn(256, 256, device=device)
@@ -390,12 +473,16 @@ def probe_cuda_workspace(device: Device) -> Observation:
         torch.cuda.synchronize()
         return torch.cuda.memory_allocated() - before - product.untyped_storage().nbytes()
 
+    if warm:
+        extra()
     first = extra()
     second = extra()
     return Observation(
         holds=first > 0 and second == 0,
-        rule="holds if the first matrix product of a process leaves more memory allocated "
-        "than its result, and the second leaves exactly its result",
+        rule="holds if the first matrix product measured"
+        + (" (after one unmeasured product)" if warm else " in a process")
+        + " leaves more memory allocated than its result, and the second leaves exactly its "
+        "result",
         measurements=(
             Measurement("st-cuda-first-mm-extra-bytes", first, "bytes"),
             Measurement("st-cuda-second-mm-extra-bytes", second, "bytes"),
@@ -510,19 +597,50 @@ def _compression_rule(device: Device, dtype: Any) -> Observation:
 # -- disable_saved_tensors_hooks -------------------------------------------------------------
 
 
-def probe_disable_requires_message(device: Device) -> Observation:
+def _block(message: str, real: bool) -> Any:
+    """``disable_saved_tensors_hooks(message)``, or (``real`` False) a block that does nothing:
+    the controls of the claims about the block run the same code without it."""
+    import contextlib
+
     from torch.autograd.graph import disable_saved_tensors_hooks
 
-    error = _error(disable_saved_tensors_hooks)
+    return disable_saved_tensors_hooks(message) if real else contextlib.nullcontext()
+
+
+def probe_disable_requires_message(device: Device) -> Observation:
+    return _requires_message_rule(with_message=False)
+
+
+def control_disable_with_message(device: Device) -> Observation:
+    return _requires_message_rule(with_message=True)
+
+
+def _requires_message_rule(with_message: bool) -> Observation:
+    from torch.autograd.graph import disable_saved_tensors_hooks
+
+    error = _error(
+        (lambda: disable_saved_tensors_hooks(MESSAGE))
+        if with_message
+        else disable_saved_tensors_hooks
+    )
     return Observation(
         holds=error.startswith("TypeError") and "'error_message'" in error,
-        rule="holds if calling disable_saved_tensors_hooks() without arguments raises a "
-        "TypeError that names the missing argument error_message",
+        rule="holds if calling disable_saved_tensors_hooks("
+        + ("MESSAGE" if with_message else "")
+        + ") raises a TypeError that names the missing argument error_message",
         measurements=(Measurement("st-disable-without-message", error, "exception"),),
     )
 
 
 def probe_disable_context_and_decorator(device: Device) -> Observation:
+    return _context_rule(device, real=True)
+
+
+def control_context_without_block(device: Device) -> Observation:
+    return _context_rule(device, real=False)
+
+
+def _context_rule(device: Device, real: bool) -> Observation:
     import torch
     from torch.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
 
@@ -530,17 +648,17 @@ def probe_disable_context_and_decorator(device: Device) -> Observation:
         with saved_tensors_hooks(lambda t: t, lambda t: t):
             pass
 
-    with disable_saved_tensors_hooks(MESSAGE):
+    with _block(MESSAGE, real):
         inside_with = _error(register)
 
-    @disable_saved_tensors_hooks("decorated")
-    def decorated() -> str:
+    def body() -> str:
         return _error(register)
 
+    decorated = disable_saved_tensors_hooks("decorated")(body) if real else body
     inside_decorated = decorated()
     after = _error(register)
     x = torch.ones(2, device=device, requires_grad=True)
-    with disable_saved_tensors_hooks(MESSAGE):
+    with _block(MESSAGE, real):
         y = (x * x).sum()
     return Observation(
         holds=inside_with == f"RuntimeError: {MESSAGE}"
@@ -559,8 +677,16 @@ def probe_disable_context_and_decorator(device: Device) -> Observation:
 
 
 def probe_disable_forbids_default_hooks(device: Device) -> Observation:
+    return _forbids_hooks_rule(device, real=True)
+
+
+def control_hooks_without_block(device: Device) -> Observation:
+    return _forbids_hooks_rule(device, real=False)
+
+
+def _forbids_hooks_rule(device: Device, real: bool) -> Observation:
     import torch
-    from torch.autograd.graph import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
+    from torch.autograd.graph import save_on_cpu, saved_tensors_hooks
 
     x = torch.randn(8, 8, device=device, requires_grad=True)
 
@@ -572,7 +698,7 @@ def probe_disable_forbids_default_hooks(device: Device) -> Observation:
         with save_on_cpu():
             x.exp()
 
-    with disable_saved_tensors_hooks(MESSAGE):
+    with _block(MESSAGE, real):
         hooks = _error(with_hooks)
         offload = _error(with_save_on_cpu)
     expected = f"RuntimeError: {MESSAGE}"
@@ -588,8 +714,15 @@ def probe_disable_forbids_default_hooks(device: Device) -> Observation:
 
 
 def probe_disable_forbids_checkpoint(device: Device) -> Observation:
+    return _forbids_checkpoint_rule(device, real=True)
+
+
+def control_checkpoint_without_block(device: Device) -> Observation:
+    return _forbids_checkpoint_rule(device, real=False)
+
+
+def _forbids_checkpoint_rule(device: Device, real: bool) -> Observation:
     import torch
-    from torch.autograd.graph import disable_saved_tensors_hooks
     from torch.utils.checkpoint import checkpoint
 
     x = torch.randn(8, 8, device=device, requires_grad=True)
@@ -597,7 +730,7 @@ def probe_disable_forbids_checkpoint(device: Device) -> Observation:
     def block(t: Any) -> Any:
         return t.sin().exp()
 
-    with disable_saved_tensors_hooks(MESSAGE):
+    with _block(MESSAGE, real):
         non_reentrant = _error(lambda: checkpoint(block, x, use_reentrant=False).sum().backward())
         reentrant = _error(lambda: checkpoint(block, x, use_reentrant=True).sum().backward())
     return Observation(
@@ -612,11 +745,26 @@ def probe_disable_forbids_checkpoint(device: Device) -> Observation:
 
 
 def probe_disable_inside_active_hooks(device: Device) -> Observation:
+    return _inside_hooks_rule(device, hooks_active=True)
+
+
+def control_disable_without_active_hooks(device: Device) -> Observation:
+    return _inside_hooks_rule(device, hooks_active=False)
+
+
+def _inside_hooks_rule(device: Device, hooks_active: bool) -> Observation:
+    import contextlib
+
     import torch
     from torch.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
 
     def enter() -> None:
-        with saved_tensors_hooks(lambda t: t, lambda t: t), disable_saved_tensors_hooks(MESSAGE):
+        active = (
+            saved_tensors_hooks(lambda t: t, lambda t: t)
+            if hooks_active
+            else contextlib.nullcontext()
+        )
+        with active, disable_saved_tensors_hooks(MESSAGE):
             pass
 
     error = _error(enter)
@@ -639,6 +787,14 @@ def probe_disable_inside_active_hooks(device: Device) -> Observation:
 
 
 def probe_disable_nesting(device: Device) -> Observation:
+    return _nesting_rule(inner_real=True)
+
+
+def control_nesting_without_inner_block(device: Device) -> Observation:
+    return _nesting_rule(inner_real=False)
+
+
+def _nesting_rule(inner_real: bool) -> Observation:
     from torch.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
 
     def register() -> None:
@@ -646,7 +802,7 @@ def probe_disable_nesting(device: Device) -> Observation:
             pass
 
     with disable_saved_tensors_hooks("outer"):
-        with disable_saved_tensors_hooks("inner"):
+        with _block("inner", inner_real):
             inner = _error(register)
         outer = _error(register)
     after = _error(register)
@@ -665,10 +821,18 @@ def probe_disable_nesting(device: Device) -> Observation:
 
 
 def probe_disable_thread_local(device: Device) -> Observation:
+    return _thread_rule(device, real=True)
+
+
+def control_thread_without_block(device: Device) -> Observation:
+    return _thread_rule(device, real=False)
+
+
+def _thread_rule(device: Device, real: bool) -> Observation:
     import threading
 
     import torch
-    from torch.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
+    from torch.autograd.graph import saved_tensors_hooks
 
     x = torch.ones(4, device=device, requires_grad=True)
     found: dict[str, str] = {}
@@ -680,7 +844,7 @@ def probe_disable_thread_local(device: Device) -> Observation:
     def other_thread() -> None:
         found["other"] = _error(register)
 
-    with disable_saved_tensors_hooks(MESSAGE):
+    with _block(MESSAGE, real):
         thread = threading.Thread(target=other_thread)
         thread.start()
         thread.join()
@@ -697,6 +861,14 @@ def probe_disable_thread_local(device: Device) -> Observation:
 
 
 def probe_disable_per_tensor_hooks(device: Device) -> Observation:
+    return _per_tensor_rule(device, after_backward=False)
+
+
+def control_per_tensor_hooks_after_backward(device: Device) -> Observation:
+    return _per_tensor_rule(device, after_backward=True)
+
+
+def _per_tensor_rule(device: Device, after_backward: bool) -> Observation:
     import torch
     from torch.autograd.graph import disable_saved_tensors_hooks
 
@@ -714,12 +886,16 @@ def probe_disable_per_tensor_hooks(device: Device) -> Observation:
 
     with disable_saved_tensors_hooks(MESSAGE):
         y: Any = a * b
+        if after_backward:  # the saved tensors are freed: nothing left to hook
+            y.sum().backward()
         error = _error(lambda: y.grad_fn._raw_saved_self.register_hooks(pack, unpack))
-        y.sum().backward()
+        if not after_backward:
+            y.sum().backward()
     return Observation(
         holds=error == "no error" and calls == ["pack", "unpack"],
         rule="holds if register_hooks on one saved tensor (grad_fn._raw_saved_self) works "
-        "inside the block and its pack and unpack hooks both run",
+        "inside the block and its pack and unpack hooks both run"
+        + (" (registered after backward)" if after_backward else ""),
         measurements=(
             Measurement("st-per-tensor-hooks-error", error, "text"),
             Measurement("st-per-tensor-hook-calls", ", ".join(calls), "text"),
@@ -1572,6 +1748,10 @@ CLAIMS = (
         "without disable_saved_tensors_hooks.",
         expect=Expect.HOLDS,
         probe=probe_graph_needs_requires_grad,
+        control=Control(
+            "the plain product with an input that requires grad",
+            control_plain_requires_grad,
+        ),
         measures=(
             "st-grad-fn-with-requires-grad",
             "st-grad-fn-without-requires-grad",
@@ -1593,6 +1773,10 @@ CLAIMS = (
         statement="exp, tanh, sigmoid and relu save their output for backward, not their input.",
         expect=Expect.HOLDS,
         probe=probe_output_savers,
+        control=Control(
+            "sin, gelu and pow, which save their input",
+            control_input_savers_as_output_savers,
+        ),
         measures=(
             "st-exp-saves-output",
             "st-tanh-saves-output",
@@ -1605,6 +1789,10 @@ CLAIMS = (
         statement="sin, gelu and pow save their input for backward, not their output.",
         expect=Expect.HOLDS,
         probe=probe_input_savers,
+        control=Control(
+            "exp, tanh, sigmoid and relu, which save their output",
+            control_output_savers_as_input_savers,
+        ),
         measures=("st-sin-saves-input", "st-gelu-saves-input", "st-pow-saves-input"),
     ),
     Claim(
@@ -1614,6 +1802,10 @@ CLAIMS = (
         "grad.",
         expect=Expect.HOLDS,
         probe=probe_saves_what_backward_needs,
+        control=Control(
+            "c requiring grad too",
+            control_constant_requires_grad,
+        ),
         measures=(
             "st-add-packs",
             "st-mul-packs-both-require-grad",
@@ -1627,6 +1819,10 @@ CLAIMS = (
         statement="Saving a tensor for backward copies it, which costs memory and time.",
         expect=Expect.FAILS,
         probe=probe_saving_copies,
+        control=Control(
+            "pack hooks that clone what is saved",
+            control_cloning_pack_hooks,
+        ),
         measures=(
             "st-saved-output-shares-storage",
             "st-saved-input-shares-storage",
@@ -1647,6 +1843,10 @@ CLAIMS = (
         statement="Autograd keeps every intermediate tensor of the forward pass for backward.",
         expect=Expect.FAILS,
         probe=probe_saves_every_intermediate,
+        control=Control(
+            "a chain of sines, whose every intermediate is saved",
+            control_chain_of_sines,
+        ),
         measures=(
             "st-chain-intermediates",
             "st-chain-intermediates-saved",
@@ -1704,6 +1904,10 @@ CLAIMS = (
         "its result; later products allocate only their result.",
         expect=Expect.HOLDS,
         probe=probe_cuda_workspace,
+        control=Control(
+            "the same products after one unmeasured product",
+            control_cuda_workspace_after_warm_up,
+        ),
         devices=("cuda",),
         measures=("st-cuda-first-mm-extra-bytes", "st-cuda-second-mm-extra-bytes"),
     ),
@@ -1744,6 +1948,10 @@ CLAIMS = (
         "calling it without one raises TypeError.",
         expect=Expect.HOLDS,
         probe=probe_disable_requires_message,
+        control=Control(
+            "the call with a message",
+            control_disable_with_message,
+        ),
         devices=("cpu",),
         measures=("st-disable-without-message",),
         vocabulary=Vocabulary(
@@ -1761,6 +1969,10 @@ CLAIMS = (
         "decorator; operations inside still record a graph.",
         expect=Expect.HOLDS,
         probe=probe_disable_context_and_decorator,
+        control=Control(
+            "the same code without the block",
+            control_context_without_block,
+        ),
         devices=("cpu",),
         measures=(
             "st-hooks-in-with-block",
@@ -1782,6 +1994,10 @@ CLAIMS = (
         "save_on_cpu raises RuntimeError with the given error_message.",
         expect=Expect.HOLDS,
         probe=probe_disable_forbids_default_hooks,
+        control=Control(
+            "the same hooks without the block",
+            control_hooks_without_block,
+        ),
         measures=("st-saved-tensors-hooks-in-disable", "st-save-on-cpu-in-disable"),
         vocabulary=Vocabulary(
             subjects=_DISABLE,
@@ -1798,6 +2014,10 @@ CLAIMS = (
         "the block's RuntimeError; checkpoint(use_reentrant=True) still runs.",
         expect=Expect.HOLDS,
         probe=probe_disable_forbids_checkpoint,
+        control=Control(
+            "the same checkpoints without the block",
+            control_checkpoint_without_block,
+        ),
         measures=("st-nonreentrant-checkpoint-in-disable", "st-reentrant-checkpoint-in-disable"),
         vocabulary=Vocabulary(subjects=(*_DISABLE, "checkpoint")),
     ),
@@ -1807,6 +2027,10 @@ CLAIMS = (
         "raises RuntimeError with its error_message.",
         expect=Expect.HOLDS,
         probe=probe_disable_inside_active_hooks,
+        control=Control(
+            "entering the block with no hooks active",
+            control_disable_without_active_hooks,
+        ),
         measures=("st-disable-inside-hooks", "st-hooks-after-failed-entry"),
     ),
     Claim(
@@ -1815,6 +2039,10 @@ CLAIMS = (
         "restore the outer one on exit.",
         expect=Expect.HOLDS,
         probe=probe_disable_nesting,
+        control=Control(
+            "the inner block replaced by a plain block",
+            control_nesting_without_inner_block,
+        ),
         devices=("cpu",),
         measures=("st-nested-inner-error", "st-nested-outer-error", "st-after-nested-blocks"),
     ),
@@ -1823,6 +2051,10 @@ CLAIMS = (
         statement="disable_saved_tensors_hooks affects only the thread that enters it.",
         expect=Expect.HOLDS,
         probe=probe_disable_thread_local,
+        control=Control(
+            "both threads outside the block",
+            control_thread_without_block,
+        ),
         devices=("cpu",),
         measures=("st-hooks-in-other-thread", "st-hooks-in-this-thread"),
     ),
@@ -1832,6 +2064,10 @@ CLAIMS = (
         "tensor through grad_fn._raw_saved_*.register_hooks.",
         expect=Expect.HOLDS,
         probe=probe_disable_per_tensor_hooks,
+        control=Control(
+            "hooks registered after backward freed the saved tensor",
+            control_per_tensor_hooks_after_backward,
+        ),
         devices=("cpu",),
         measures=("st-per-tensor-hooks-error", "st-per-tensor-hook-calls"),
     ),
