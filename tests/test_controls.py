@@ -14,16 +14,6 @@ from checker.registry import Registry, RegistryError
 #: removed from here.
 STILL_WITHOUT_CONTROL = frozenset(
     {
-        "saved-tensors/func-transforms-forbid-hooks",
-        "saved-tensors/del-frees-unsaved-intermediate",
-        "saved-tensors/myth-del-frees-saved-tensor",
-        "saved-tensors/del-references-returns-to-default",
-        "saved-tensors/myth-del-reduces-compute",
-        "saved-tensors/flattened-with-block-does-not-compile",
-        "saved-tensors/flattened-def-does-not-compile",
-        "saved-tensors/myth-rand-result-backpropagates",
-        "saved-tensors/myth-pool-result-survives-with",
-        "saved-tensors/myth-numpy-rand-saves-memory",
         "views/reshape-copies-non-contiguous",
         "views/basic-indexing-returns-views",
         "views/transpose-and-expand-are-views",

@@ -1254,15 +1254,29 @@ def control_hooks_see_save_for_backward(device: Device) -> Observation:
 
 
 def probe_func_forbids_hooks(device: Device) -> Observation:
+    return _func_grad_rule(device, func=True)
+
+
+def control_autograd_grad_allows_hooks(device: Device) -> Observation:
+    return _func_grad_rule(device, func=False)
+
+
+def _func_grad_rule(device: Device, func: bool) -> Observation:
     import torch
 
     def f(t: Any) -> Any:
         return (t.sin() * t).sum()
 
+    def differentiate(fn: Any, t: Any) -> Any:
+        if func:
+            return torch.func.grad(fn)(t)
+        leaf = t.detach().requires_grad_()
+        return torch.autograd.grad(fn(leaf), leaf)[0]
+
     x = torch.ones(3, device=device)
-    outside = _error(lambda: torch.func.grad(f)(x))
+    outside = _error(lambda: differentiate(f, x))
     with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
-        inside = _error(lambda: torch.func.grad(f)(x))
+        inside = _error(lambda: differentiate(f, x))
 
     def register() -> None:
         with torch.autograd.graph.saved_tensors_hooks(lambda u: u, lambda u: u):
@@ -1273,13 +1287,14 @@ def probe_func_forbids_hooks(device: Device) -> Observation:
         return f(t)
 
     found: dict[str, str] = {}
-    torch.func.grad(hooks_in_transform)(x)
+    differentiate(hooks_in_transform, x)
     return Observation(
         holds=outside == "no error"
         and inside.startswith("RuntimeError")
         and "saved tensor hooks" in inside
         and found["inner"] == inside,
-        rule="holds if torch.func.grad works outside hooks, raises a RuntimeError about saved "
+        rule=f"holds if {'torch.func.grad' if func else 'torch.autograd.grad'} works outside "
+        "hooks, raises a RuntimeError about saved "
         "tensor hooks inside saved_tensors_hooks, and raises the same error when a "
         "function being transformed registers hooks",
         measurements=(
@@ -1443,11 +1458,20 @@ def control_checkpoint_recomputes(device: Device) -> Observation:
 
 
 def probe_del_unsaved(device: Device) -> Observation:
+    return _del_unsaved_rule(device, saved=False)
+
+
+def control_del_saved_output(device: Device) -> Observation:
+    return _del_unsaved_rule(device, saved=True)
+
+
+def _del_unsaved_rule(device: Device, saved: bool) -> Observation:
     import torch
 
     def run(mark: Any) -> int:
         x = torch.randn(512, 512, device=device, requires_grad=True)
-        y = x.mm(x.detach())  # the product's output is saved by nobody
+        # exp's output is saved by ExpBackward0; the product's output by nobody
+        y = x.exp() if saved else x.mm(x.detach())
         z: Any = y.sum()
         mark("before")
         nbytes = y.nbytes
@@ -1460,8 +1484,9 @@ def probe_del_unsaved(device: Device) -> Observation:
     freed = trace.marks["before"] - trace.marks["after"]
     return Observation(
         holds=freed >= nbytes,
-        rule="holds if deleting the only Python reference to an output no backward node "
-        "saved frees at least its bytes",
+        rule="holds if deleting the only Python reference to an output "
+        + ("that exp's backward saved" if saved else "no backward node saved")
+        + " frees at least its bytes",
         measurements=(
             Measurement("st-del-unsaved-bytes", nbytes, "bytes"),
             Measurement("st-del-unsaved-freed", freed, "bytes"),
@@ -1470,11 +1495,19 @@ def probe_del_unsaved(device: Device) -> Observation:
 
 
 def probe_del_saved(device: Device) -> Observation:
+    return _del_saved_rule(device, output_saved=True)
+
+
+def control_del_unsaved_output(device: Device) -> Observation:
+    return _del_saved_rule(device, output_saved=False)
+
+
+def _del_saved_rule(device: Device, output_saved: bool) -> Observation:
     import torch
 
     def run(mark: Any) -> int:
         x = torch.randn(512, 512, device=device, requires_grad=True)
-        y = x.exp()  # ExpBackward0 saves y
+        y = x.exp() if output_saved else x.mm(x.detach())  # ExpBackward0 saves y
         s = y.sum()
         mark("output")
         nbytes = y.nbytes
@@ -1494,8 +1527,9 @@ def probe_del_saved(device: Device) -> Observation:
     input_freed = trace.marks["input"] - trace.marks["input-deleted"]
     return Observation(
         holds=output_freed >= nbytes // 2 or input_freed >= nbytes // 2,
-        rule="holds if deleting the Python name of a saved output (of exp) or of a saved "
-        "leaf input (of sin) before backward frees at least half of its bytes",
+        rule="holds if deleting the Python name of "
+        + ("a saved output (of exp)" if output_saved else "an output nobody saved (of mm)")
+        + " or of a saved leaf input (of sin) before backward frees at least half of its bytes",
         measurements=(
             Measurement("st-del-saved-tensor-bytes", nbytes, "bytes"),
             Measurement("st-del-saved-output-freed", output_freed, "bytes"),
@@ -1504,46 +1538,58 @@ def probe_del_saved(device: Device) -> Observation:
     )
 
 
-def _forward_keeping_references(model: Any, batch: Any) -> tuple[Any, list[Any]]:
-    """The default forward, with a list that references every module's output."""
+def _forward_keeping_references(model: Any, batch: Any, keep: bool = True) -> tuple[Any, list[Any]]:
+    """The default forward, with a list that references every module's output (or, without
+    ``keep``, an empty list)."""
     outputs = []
     hidden = batch
     for block in model:
         for layer in block:
             hidden = layer(hidden)
-            outputs.append(hidden)
+            if keep:
+                outputs.append(hidden)
     return hidden.mean(), outputs
 
 
 def probe_del_references(device: Device) -> Observation:
+    return _del_references_rule(device, keep=True)
+
+
+def control_del_empty_list(device: Device) -> Observation:
+    return _del_references_rule(device, keep=False)
+
+
+def _del_references_rule(device: Device, keep: bool) -> Observation:
     model, batch = ffn_model(device), ffn_batch(device)
     default = _trace_step("default", model, batch, device)
 
-    def keep(mark: Any) -> None:
-        loss, outputs = _forward_keeping_references(model, batch)
+    def keeping(mark: Any) -> None:
+        loss, outputs = _forward_keeping_references(model, batch, keep)
         mark("forward")
         loss.backward()
         del outputs
 
-    def delete(mark: Any) -> None:
-        loss, outputs = _forward_keeping_references(model, batch)
+    def deleting(mark: Any) -> None:
+        loss, outputs = _forward_keeping_references(model, batch, keep)
         mark("forward")
         del outputs
         mark("deleted")
         loss.backward()
 
-    keep(lambda name: None)
+    keeping(lambda name: None)
     _clear_grads(model)
-    _, kept = trace_memory(keep, device)
+    _, kept = trace_memory(keeping, device)
     _clear_grads(model)
-    _, deleted = trace_memory(delete, device)
+    _, deleted = trace_memory(deleting, device)
     _clear_grads(model)
     ratio = _ratio(deleted.marks["deleted"], default.marks["forward"])
     return Observation(
         holds=kept.marks["forward"] > deleted.marks["deleted"]
         and abs(ratio - 1) < _RULE_MARGIN
         and kept.peak > deleted.peak,
-        rule="holds if deleting a list that references every module's output before backward "
+        rule="holds if deleting a list that references "
+        + ("every module's output" if keep else "nothing")
+        + " before backward "
         "lowers the held memory and the peak, but only back to within 1% of what the "
         "default forward holds",
         measurements=(
@@ -1557,19 +1603,35 @@ def probe_del_references(device: Device) -> Observation:
 
 
 def probe_del_reduces_compute(device: Device) -> Observation:
+    return _del_compute_rule(device, cut_graph=False)
+
+
+def control_first_block_without_grad(device: Device) -> Observation:
+    return _del_compute_rule(device, cut_graph=True)
+
+
+def _del_compute_rule(device: Device, cut_graph: bool) -> Observation:
+    import torch
+
     model, batch = ffn_model(device), ffn_batch(device)
     _forward("default", model, batch).backward()  # warm-up
     _clear_grads(model)
     loss, outputs = _forward_keeping_references(model, batch)
     _, kept = count_work(loss.backward)
     _clear_grads(model)
-    loss, outputs = _forward_keeping_references(model, batch)
+    if cut_graph:  # the first block runs without a graph: backward has less to do
+        with torch.no_grad():
+            first = model[0](batch)
+        loss, outputs = _forward_keeping_references(model[1:], first)
+    else:
+        loss, outputs = _forward_keeping_references(model, batch)
     del outputs
     _, deleted = count_work(loss.backward)
     return Observation(
         holds=deleted.ops < kept.ops or deleted.flops < kept.flops,
         rule="holds if backward runs fewer ATen operators or FLOPs after the references to "
-        "the intermediates were deleted than with them kept",
+        "the intermediates were deleted than with them kept"
+        + (" (the first block ran under torch.no_grad())" if cut_graph else ""),
         measurements=(
             Measurement("st-backward-ops-kept", kept.ops, "count"),
             Measurement("st-backward-ops-deleted", deleted.ops, "count"),
@@ -1583,43 +1645,69 @@ def probe_del_reduces_compute(device: Device) -> Observation:
 
 
 def probe_unindented_with(device: Device) -> Observation:
-    source = "import contextlib\nwith contextlib.suppress(KeyError):\n# a comment\nvalue = 1\n"
+    return _with_block_rule(
+        "import contextlib\nwith contextlib.suppress(KeyError):\n# a comment\nvalue = 1\n"
+    )
+
+
+def control_indented_with(device: Device) -> Observation:
+    return _with_block_rule(
+        "import contextlib\nwith contextlib.suppress(KeyError):\n    # a comment\n    value = 1\n"
+    )
+
+
+def _with_block_rule(source: str) -> Observation:
     error = _error(lambda: compile(source, "<flattened>", "exec"))
     return Observation(
         holds=error.startswith(
             "IndentationError: expected an indented block after 'with' statement"
         ),
-        rule="holds if compiling a with statement whose body lost its indentation raises "
-        "IndentationError before anything runs",
+        rule="holds if compiling the with statement raises IndentationError (expected an "
+        "indented block) before anything runs",
         measurements=(Measurement("st-flattened-with-error", error, "exception"),),
     )
 
 
 def probe_unindented_def(device: Device) -> Observation:
-    source = "def double(value):\nreturn 2 * value\n"
+    return _def_block_rule("def double(value):\nreturn 2 * value\n")
+
+
+def control_indented_def(device: Device) -> Observation:
+    return _def_block_rule("def double(value):\n    return 2 * value\n")
+
+
+def _def_block_rule(source: str) -> Observation:
     error = _error(lambda: compile(source, "<flattened>", "exec"))
     return Observation(
         holds=error.startswith(
             "IndentationError: expected an indented block after function definition"
         ),
-        rule="holds if compiling a function definition whose body lost its indentation "
-        "raises IndentationError",
+        rule="holds if compiling the function definition raises IndentationError (expected "
+        "an indented block)",
         measurements=(Measurement("st-flattened-def-error", error, "exception"),),
     )
 
 
 def probe_rand_backward_after_del(device: Device) -> Observation:
+    return _rand_backward_rule(device, requires_grad=False)
+
+
+def control_rand_requiring_grad(device: Device) -> Observation:
+    return _rand_backward_rule(device, requires_grad=True)
+
+
+def _rand_backward_rule(device: Device, requires_grad: bool) -> Observation:
     import torch
 
-    x = torch.rand(256, 256, device=device)
+    x = torch.rand(256, 256, device=device, requires_grad=requires_grad)
     y = x.mm(x)
     z = y.sum()
     del x, y
     error = _error(z.backward)
     return Observation(
         holds=error == "no error",
-        rule="holds if z = torch.rand(...) multiplied by itself and summed can be "
-        "backpropagated after deleting x and y",
+        rule=f"holds if z = torch.rand(..., requires_grad={requires_grad}) multiplied by "
+        "itself and summed can be backpropagated after deleting x and y",
         measurements=(Measurement("st-rand-backward-after-del", error, "exception"),),
     )
 
@@ -1672,6 +1760,14 @@ def control_pool_preshared(device: Device) -> Observation:
 
 
 def probe_pool_result_after_with(device: Device) -> Observation:
+    return _pool_result_rule(fetch_inside=False)
+
+
+def control_pool_result_fetched_inside(device: Device) -> Observation:
+    return _pool_result_rule(fetch_inside=True)
+
+
+def _pool_result_rule(fetch_inside: bool) -> Observation:
     import multiprocessing
 
     import torch
@@ -1683,13 +1779,16 @@ def probe_pool_result_after_with(device: Device) -> Observation:
         inside_error = _error(lambda: inside.get(timeout=5))
     with pool_context.Pool(1) as pool:
         pending = pool.apply_async(_pool_task, (x, 0.1))
+        if fetch_inside:
+            error = _error(lambda: pending.get(timeout=5))
     ready = pending.ready()
-    error = _error(lambda: pending.get(timeout=1))
+    if not fetch_inside:
+        error = _error(lambda: pending.get(timeout=1))
     return Observation(
         holds=error == "no error",
         rule="holds if a job that takes 0.1 s, requested with apply_async inside `with "
-        "Pool()`, can be fetched within 1 s after the block ends (the same job fetched "
-        "inside the block is the control)",
+        "Pool()`, can be fetched "
+        + ("inside the block" if fetch_inside else "within 1 s after the block ends"),
         measurements=(
             Measurement("st-pool-get-inside-with", inside_error, "text"),
             Measurement("st-pool-ready-after-with", ready, "bool"),
@@ -1699,15 +1798,27 @@ def probe_pool_result_after_with(device: Device) -> Observation:
 
 
 def probe_numpy_rand_memory(device: Device) -> Observation:
+    return _numpy_rand_rule(as_float32=False)
+
+
+def control_numpy_rand_as_float32(device: Device) -> Observation:
+    return _numpy_rand_rule(as_float32=True)
+
+
+def _numpy_rand_rule(as_float32: bool) -> Observation:
     import numpy as np
     import torch
 
     a = np.random.default_rng(0).random((512, 512))
     legacy = np.random.rand(512, 512)
+    if as_float32:
+        legacy = legacy.astype(np.float32)
     t = torch.rand(512, 512)
     return Observation(
         holds=legacy.nbytes <= t.nbytes,
-        rule="holds if np.random.rand(512, 512) takes no more bytes than torch.rand(512, 512)",
+        rule="holds if np.random.rand(512, 512)"
+        + (".astype(np.float32)" if as_float32 else "")
+        + " takes no more bytes than torch.rand(512, 512)",
         measurements=(
             Measurement("st-numpy-rand-bytes", int(legacy.nbytes), "bytes"),
             Measurement("st-numpy-rand-dtype", str(legacy.dtype), "dtype"),
@@ -2209,6 +2320,10 @@ CLAIMS = (
         "inside saved_tensors_hooks, and so does registering hooks inside it.",
         expect=Expect.HOLDS,
         probe=probe_func_forbids_hooks,
+        control=Control(
+            "torch.autograd.grad, which is not a transform",
+            control_autograd_grad_allows_hooks,
+        ),
         devices=("cpu",),
         measures=("st-func-grad-in-hooks", "st-hooks-in-func-grad"),
         vocabulary=Vocabulary(subjects=(*_DISABLE, "torch.func")),
@@ -2344,6 +2459,10 @@ CLAIMS = (
         "node saved frees its memory at once.",
         expect=Expect.HOLDS,
         probe=probe_del_unsaved,
+        control=Control(
+            "an output that exp's backward saved",
+            control_del_saved_output,
+        ),
         measures=("st-del-unsaved-bytes", "st-del-unsaved-freed"),
         vocabulary=Vocabulary(
             subjects=("del ", "明示的に削除"),
@@ -2357,6 +2476,10 @@ CLAIMS = (
         "autograd saved it.",
         expect=Expect.FAILS,
         probe=probe_del_saved,
+        control=Control(
+            "an output nobody saved",
+            control_del_unsaved_output,
+        ),
         measures=(
             "st-del-saved-tensor-bytes",
             "st-del-saved-output-freed",
@@ -2377,6 +2500,10 @@ CLAIMS = (
         "brings memory back to the default level, not below it.",
         expect=Expect.HOLDS,
         probe=probe_del_references,
+        control=Control(
+            "deleting an empty list",
+            control_del_empty_list,
+        ),
         measures=(
             "st-held-keep-references",
             "st-held-after-del",
@@ -2391,6 +2518,10 @@ CLAIMS = (
         "of backward.",
         expect=Expect.FAILS,
         probe=probe_del_reduces_compute,
+        control=Control(
+            "the first block run under torch.no_grad()",
+            control_first_block_without_grad,
+        ),
         measures=(
             "st-backward-ops-kept",
             "st-backward-ops-deleted",
@@ -2413,6 +2544,10 @@ CLAIMS = (
         "Python raises IndentationError.",
         expect=Expect.HOLDS,
         probe=probe_unindented_with,
+        control=Control(
+            "the same block with its indentation",
+            control_indented_with,
+        ),
         devices=("cpu",),
         measures=("st-flattened-with-error",),
     ),
@@ -2422,6 +2557,10 @@ CLAIMS = (
         "Python raises IndentationError.",
         expect=Expect.HOLDS,
         probe=probe_unindented_def,
+        control=Control(
+            "the same definition with its indentation",
+            control_indented_def,
+        ),
         devices=("cpu",),
         measures=("st-flattened-def-error",),
     ),
@@ -2431,6 +2570,10 @@ CLAIMS = (
         "inputs are deleted.",
         expect=Expect.FAILS,
         probe=probe_rand_backward_after_del,
+        control=Control(
+            "torch.rand(..., requires_grad=True)",
+            control_rand_requiring_grad,
+        ),
         devices=("cpu",),
         measures=("st-rand-backward-after-del",),
         vocabulary=Vocabulary(
@@ -2470,6 +2613,10 @@ CLAIMS = (
         "fetched after the block ends.",
         expect=Expect.FAILS,
         probe=probe_pool_result_after_with,
+        control=Control(
+            "the result fetched inside the block",
+            control_pool_result_fetched_inside,
+        ),
         devices=("cpu",),
         measures=("st-pool-get-inside-with", "st-pool-ready-after-with", "st-pool-get-after-with"),
         vocabulary=Vocabulary(subjects=("apply_async",)),
@@ -2479,6 +2626,10 @@ CLAIMS = (
         statement="Creating the same random matrix with NumPy instead of PyTorch uses less memory.",
         expect=Expect.FAILS,
         probe=probe_numpy_rand_memory,
+        control=Control(
+            "np.random.rand(...).astype(np.float32)",
+            control_numpy_rand_as_float32,
+        ),
         devices=("cpu",),
         measures=(
             "st-numpy-rand-bytes",
