@@ -9,69 +9,18 @@ from checker.claim import Claim, Control, Expect
 from checker.evidence import Observation
 from checker.registry import Registry, RegistryError
 
-#: Claims of the project that have neither a control nor a stated reason yet (issue 12). The
-#: list may only shrink: a new claim comes with its control, and a claim that gains one is
-#: removed from here.
-STILL_WITHOUT_CONTROL = frozenset(
-    {
-        "views/reshape-copies-non-contiguous",
-        "views/basic-indexing-returns-views",
-        "views/transpose-and-expand-are-views",
-        "views/index-assignment-writes-in-place",
-        "views/numpy-and-from-numpy-share-memory",
-        "views/as-tensor-shares-when-dtype-and-device-match",
-        "views/torch-tensor-copies",
-        "views/sharing-tensors-have-different-ids",
-        "views/id-of-temporaries-can-repeat",
-        "views/detach-shares-storage-outside-graph",
-        "views/detach-sees-in-place-updates",
-        "views/gradient-flows-through-clone",
-        "views/clone-grad-is-none-with-warning",
-        "views/clone-of-constant-becomes-trainable-leaf",
-        "views/linear-input-grad-equals-weight",
-        "views/resize-refuses-tensors-that-require-grad",
-        "inplace/underscore-methods-return-self",
-        "inplace/augmented-assignment-is-in-place",
-        "inplace/augmented-assignment-keeps-dtype",
-        "inplace/relu-in-place-allocates-nothing",
-        "inplace/rebinding-allocates-new-storage",
-        "inplace/slice-assignment-keeps-storage",
-        "inplace/myth-slice-assignment-allocates-nothing",
-        "inplace/slice-assignment-peaks-like-rebinding",
-        "inplace/out-and-in-place-allocate-nothing",
-        "inplace/myth-in-place-never-allocates",
-        "inplace/out-refuses-autograd",
-        "inplace/cuda-large-blocks-rounded-to-2mib",
-        "inplace/article-relu-shows-382-mib",
-        "inplace/cuda-peak-is-a-high-water-mark",
-        "inplace/leaf-requiring-grad-refuses-in-place",
-        "inplace/modifying-saved-tensor-breaks-backward",
-        "inplace/in-place-rewrites-grad-fn",
-        "inplace/myth-no-error-means-correct-gradients",
-        "inplace/detach-in-place-is-caught",
-        "inplace/flattened-if-does-not-compile",
-        "inplace/indented-first-line-does-not-compile",
-        "inplace/cuda-statistics-need-a-gpu",
-    }
-)
+
+def without_control() -> list[str]:
+    return sorted(c.id for c in registry.load() if c.control is None and not c.no_control)
 
 
-def without_control() -> set[str]:
-    return {c.id for c in registry.load() if c.control is None and not c.no_control}
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason=f"issue 12: {len(STILL_WITHOUT_CONTROL)} claims still have no control and no reason",
-)
 def test_every_claim_has_a_control_or_says_why_it_cannot() -> None:
-    assert sorted(without_control()) == []
+    assert without_control() == []
 
 
-def test_the_claims_without_a_control_are_exactly_the_known_ones() -> None:
-    missing = without_control()
-    assert sorted(missing - STILL_WITHOUT_CONTROL) == [], "new claims need a control"
-    assert sorted(STILL_WITHOUT_CONTROL - missing) == [], "remove claims that gained one"
+def test_every_control_is_a_different_experiment_from_its_probe() -> None:
+    same = [c.id for c in registry.load() if c.control is not None and c.control.probe is c.probe]
+    assert same == []
 
 
 def probe(device: str) -> Observation:
