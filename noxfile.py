@@ -364,6 +364,80 @@ def verify(session: nox.Session) -> None:
     session.run(python, "-m", "checker", "verify", *session.posargs, env=_env(), external=True)
 
 
+#: torch releases ``versions`` measures every claim with, oldest first: the oldest the project
+#: supports (pyproject.toml says torch>=2.4), releases in between, and the newest.
+TORCH_RELEASES = ("2.4.1", "2.5.1", "2.8.0", "2.11.0", "2.13.0")
+#: What each release's environment needs besides torch (the checker's runtime dependencies).
+RELEASE_EXTRAS = ("numpy", *PYPROJECT["project"]["dependencies"][1:])
+
+
+def release_python(session: nox.Session, release: str) -> str:
+    """The interpreter of ``.nox/torch-RELEASE``, installed once and then reused."""
+    env = ROOT / ".nox" / f"torch-{release}"
+    python = env / "bin" / "python"
+    stamp = env / ".installed"
+    wanted = " ".join((f"torch=={release}", *RELEASE_EXTRAS))
+    if not python.exists():
+        session.run(sys.executable, "-m", "venv", str(env), external=True)
+    if not stamp.exists() or stamp.read_text() != wanted:
+        session.log(f"installing torch {release} into {env.relative_to(ROOT)} (several GB)")
+        session.run(
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-cache-dir",
+            "--disable-pip-version-check",
+            *wanted.split(" "),
+            external=True,
+        )
+        stamp.write_text(wanted)
+    return str(python)
+
+
+@nox.session(venv_backend="none", default=False)
+def versions(session: nox.Session) -> None:
+    """Every claim on the CPU under each torch release, into docs/_evidence/versions.json.
+
+    Args: [RELEASE ...] (default: all of TORCH_RELEASES). Each release gets its own
+    environment under .nox/ (installed once); results are cached like verify's.
+    """
+    releases = session.posargs or list(TORCH_RELEASES)
+    runs = BUILD / "versions"
+    runs.mkdir(parents=True, exist_ok=True)
+    outputs = []
+    python = ""
+    for release in releases:
+        python = release_python(session, release)
+        output = runs / f"{release}.json"
+        session.run(
+            python,
+            "-m",
+            "checker.versions",
+            "measure",
+            "--output",
+            str(output),
+            "--root",
+            str(ROOT),
+            env=_env(),
+            external=True,
+        )
+        outputs.append(str(output))
+    known = [str(runs / f"{r}.json") for r in TORCH_RELEASES if (runs / f"{r}.json").exists()]
+    session.run(
+        python,  # the last release's: the merge needs nothing beyond the checker
+        "-m",
+        "checker.versions",
+        "merge",
+        *sorted(set(outputs) | set(known)),
+        "--output",
+        str(ROOT / "docs" / "_evidence" / "versions.json"),
+        env=_env(),
+        external=True,
+    )
+
+
 @nox.session(venv_backend="none", default=False)
 def bench(session: nox.Session) -> None:
     """Benchmarks, each printing ratios measured side by side in one run. Args: [NAME ...]

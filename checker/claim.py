@@ -62,6 +62,32 @@ class Vocabulary:
 
 
 @dataclass(frozen=True)
+class Control:
+    """A variant of a claim's experiment in which the claimed effect is known to go the other way.
+
+    The control probe applies the *same* decision rule as the claim's probe to a case chosen
+    so that the rule must give the opposite of what the docs expect: for a myth ("this reduces
+    memory", expected to fail), a case that does reduce memory; for a statement that holds, a
+    case where it does not. A control that does not flip shows that the rule cannot tell the
+    two cases apart, and the claim's verdict becomes an ``error``.
+    """
+
+    #: What the variant is, for readers: ``"activation checkpointing"``.
+    label: str
+    #: The variant's experiment, with the signature of a probe.
+    probe: Probe
+    #: Keys of the control's values that pages show with the ``measured`` role.
+    measures: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.label.strip():
+            raise ValueError("a control needs a label")
+        for key in self.measures:
+            if not MEASUREMENT_KEY.match(key):
+                raise ValueError(f"control {self.label!r}: measurement key {key!r}")
+
+
+@dataclass(frozen=True)
 class Claim:
     """One assertion about PyTorch, with the probe that decides it.
 
@@ -85,6 +111,10 @@ class Claim:
     vocabulary: Vocabulary | None = None
     #: Seconds after which the probe is killed and reported as an error.
     timeout_s: float = 60.0
+    #: The experiment's control: the same rule on a case where it must give the opposite.
+    control: Control | None = None
+    #: Why no control can exist, when there is none (a sentence for readers).
+    no_control: str = ""
 
     def __post_init__(self) -> None:
         if not CLAIM_ID.match(self.id):
@@ -96,6 +126,10 @@ class Claim:
                 raise ValueError(f"claim {self.id}: measurement key {key!r} is not kebab-case")
         if len(set(self.measures)) != len(self.measures):
             raise ValueError(f"claim {self.id}: duplicate measurement keys")
+        if self.control is not None and self.no_control:
+            raise ValueError(f"claim {self.id}: a claim has a control or says why it has none")
+        if len(set(self.all_measures)) != len(self.all_measures):
+            raise ValueError(f"claim {self.id}: its control measures a key of the probe's")
 
     @property
     def topic(self) -> str:
@@ -106,3 +140,13 @@ class Claim:
     def probe_name(self) -> str:
         """``module:function`` of the probe, for messages and reports."""
         return f"{self.probe.__module__}:{self.probe.__qualname__}"
+
+    @property
+    def all_measures(self) -> tuple[str, ...]:
+        """Keys of the values the probe and the control report, for the ``measured`` role."""
+        return self.measures + (self.control.measures if self.control is not None else ())
+
+    @property
+    def control_outcome(self) -> str:
+        """The outcome the control must give: the opposite of what the docs expect."""
+        return Expect.FAILS.value if self.expect is Expect.HOLDS else Expect.HOLDS.value

@@ -23,6 +23,7 @@ from checker.runner import Limits
 from checker.scan import command as scan_command
 from checker.typing import DEVICES, Device
 from checker.verify import DeviceAbsent, NothingSelected, VerifyOptions, record, verify
+from checker.versions import VersionsError
 
 USAGE_ERROR = 2
 
@@ -142,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "record":
             return _record(registry, args.device, options, args.output)
         result = verify(registry, options)
-    except (NothingSelected, DeviceAbsent, RecordError) as exc:
+    except (NothingSelected, DeviceAbsent, RecordError, VersionsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return USAGE_ERROR
     sys.stdout.write(renderers()[args.format](result.report))

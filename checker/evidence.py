@@ -65,6 +65,44 @@ class Observation:
         raise KeyError(key)
 
 
+class NotApplicable(Exception):
+    """Raised by a probe that cannot measure its case here; the message says why.
+
+    The verdict is ``not-run`` with that reason, never a guess: for example a probe about CUDA
+    autocast on a machine where CUDA autocast is disabled.
+    """
+
+
+@dataclass(frozen=True)
+class ControlResult:
+    """What a claim's control (see :class:`checker.claim.Control`) found."""
+
+    label: str
+    observation: Observation
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome.HOLDS if self.observation.holds else Outcome.FAILS
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "holds": self.observation.holds,
+            "rule": self.observation.rule,
+            "measurements": _measurements_to_list(self.observation.measurements),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ControlResult:
+        holds = data["holds"]
+        if not isinstance(holds, bool):
+            raise ValueError("control 'holds' must be true or false")
+        return cls(
+            str(data["label"]),
+            Observation(holds, str(data["rule"]), _measurements_from_list(data["measurements"])),
+        )
+
+
 @dataclass(frozen=True)
 class Evidence:
     """An observation together with where and how it was made."""
@@ -83,13 +121,27 @@ class Evidence:
     #: Where the evidence came from: ``"live"``, ``"cache"`` or ``"recorded"``.
     origin: str = "live"
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: What the claim's control found; ``None`` for claims without one (and for evidence
+    #: recorded before controls existed).
+    control: ControlResult | None = None
 
     @property
     def outcome(self) -> Outcome:
         return Outcome.HOLDS if self.observation.holds else Outcome.FAILS
 
+    def measurement(self, key: str) -> Measurement:
+        """The value measured under ``key`` by the probe or, failing that, by its control."""
+        sources = (
+            [self.observation, self.control.observation] if self.control else [self.observation]
+        )
+        for observation in sources:
+            for m in observation.measurements:
+                if m.key == key:
+                    return m
+        raise KeyError(key)
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "claim": self.claim_id,
             "device": self.device,
             "device_name": self.device_name,
@@ -97,22 +149,20 @@ class Evidence:
             "probe_hash": self.probe_hash,
             "holds": self.observation.holds,
             "rule": self.observation.rule,
-            "measurements": [
-                {"key": m.key, "value": m.value, "unit": m.unit}
-                for m in self.observation.measurements
-            ],
+            "measurements": _measurements_to_list(self.observation.measurements),
             "duration_s": round(self.duration_s, 6),
             "measured_at": self.measured_at,
         }
+        if self.control is not None:
+            data["control"] = self.control.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], origin: str) -> Evidence:
         """Rebuild evidence from :meth:`to_dict` output; raises :class:`ValueError` if malformed."""
         try:
-            measurements = tuple(
-                Measurement(str(m["key"]), _value(m["value"]), str(m["unit"]))
-                for m in data["measurements"]
-            )
+            measurements = _measurements_from_list(data["measurements"])
+            control = data.get("control")
             holds = data["holds"]
             if not isinstance(holds, bool):
                 raise ValueError("'holds' must be true or false")
@@ -126,9 +176,18 @@ class Evidence:
                 duration_s=float(data["duration_s"]),
                 measured_at=str(data["measured_at"]),
                 origin=origin,
+                control=ControlResult.from_dict(control) if control is not None else None,
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"malformed evidence: missing or wrong field {exc}") from exc
+
+
+def _measurements_to_list(measurements: tuple[Measurement, ...]) -> list[dict[str, Any]]:
+    return [{"key": m.key, "value": m.value, "unit": m.unit} for m in measurements]
+
+
+def _measurements_from_list(raw: Any) -> tuple[Measurement, ...]:
+    return tuple(Measurement(str(m["key"]), _value(m["value"]), str(m["unit"])) for m in raw)
 
 
 def _value(raw: object) -> Value:

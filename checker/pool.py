@@ -50,9 +50,13 @@ class JobResult:
 
 @dataclass
 class _Zygote:
-    process: subprocess.Popen[str]
-    stdin: IO[str]
-    stdout: IO[str]
+    process: subprocess.Popen[bytes]
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+    #: Bytes read from ``stdout`` that do not yet form a whole line. Reading is unbuffered,
+    #: with this buffer of our own: a buffered reader could hold a job's result after its
+    #: "pid" line, where ``select`` never sees it, and the job would look busy forever.
+    pending: bytes = b""
     job: Job | None = None
     index: int = -1
     pid: int | None = None
@@ -98,17 +102,19 @@ class Pool:
             [sys.executable, "-m", "checker.zygote"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
+            bufsize=0,
             cwd=os.getcwd(),
             env=_child_env(),
         )
         assert process.stdin is not None and process.stdout is not None
         zygote = _Zygote(process, process.stdin, process.stdout)
         _write(zygote, {"preload": list(self.preload), "sys_path": _importable_paths()})
-        hello = zygote.stdout.readline()
-        if not hello:
-            raise RuntimeError(f"the fork server failed to start (exit {process.wait()})")
+        while b"\n" not in zygote.pending:
+            chunk = os.read(zygote.stdout.fileno(), 1 << 16)
+            if not chunk:
+                raise RuntimeError(f"the fork server failed to start (exit {process.wait()})")
+            zygote.pending += chunk
+        _, zygote.pending = zygote.pending.split(b"\n", 1)  # the hello line
         return zygote
 
     def _submit(self, zygote: _Zygote, index: int, job: Job) -> None:
@@ -154,8 +160,8 @@ class Pool:
         return finished
 
     def _read(self, zygote: _Zygote) -> JobResult | None:
-        line = zygote.stdout.readline()
-        if not line:
+        chunk = os.read(zygote.stdout.fileno(), 1 << 20)
+        if not chunk:
             job_timeout = zygote.job.timeout_s if zygote.job else 0
             zygote.job = None
             self._zygotes.remove(zygote)
@@ -163,14 +169,18 @@ class Pool:
                 failure=f"the fork server died (exit {zygote.process.wait()})",
                 duration_s=job_timeout,
             )
-        message = json.loads(line)
-        if "pid" in message:
-            zygote.pid = int(message["pid"])
-            return None
-        duration = time.monotonic() - zygote.started
-        job = zygote.job
-        zygote.job = None
-        return _result(message, zygote.killed, job.timeout_s if job else 0.0, duration)
+        zygote.pending += chunk
+        while b"\n" in zygote.pending:
+            line, zygote.pending = zygote.pending.split(b"\n", 1)
+            message = json.loads(line)
+            if "pid" in message:
+                zygote.pid = int(message["pid"])
+                continue
+            duration = time.monotonic() - zygote.started
+            job = zygote.job
+            zygote.job = None
+            return _result(message, zygote.killed, job.timeout_s if job else 0.0, duration)
+        return None
 
 
 def _result(report: dict[str, Any], killed: bool, timeout: float, duration: float) -> JobResult:
@@ -204,7 +214,7 @@ def _result(report: dict[str, Any], killed: bool, timeout: float, duration: floa
 
 
 def _write(zygote: _Zygote, message: dict[str, Any]) -> None:
-    zygote.stdin.write(json.dumps(message) + "\n")
+    zygote.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
     zygote.stdin.flush()
 
 

@@ -41,7 +41,7 @@ class Registry:
                     f"first defined at {location(ids[claim.id])}"
                 )
             ids[claim.id] = claim
-            for key in claim.measures:
+            for key in claim.all_measures:
                 if key in keys:
                     raise RegistryError(
                         f"{location(claim)}: measurement key {key!r} of {claim.id} is "
@@ -60,7 +60,7 @@ class Registry:
 
     def by_measurement(self, key: str) -> Claim | None:
         """The claim whose probe measures ``key``."""
-        return next((c for c in self.claims if key in c.measures), None)
+        return next((c for c in self.claims if key in c.all_measures), None)
 
     def select(self, pattern: str | None) -> list[Claim]:
         """Claims whose id matches a shell-style ``pattern`` (all when ``None``)."""

@@ -19,7 +19,7 @@ from checker.evidence import Evidence
 from checker.pool import Job, JobResult, Pool
 from checker.record import Record
 from checker.registry import Registry
-from checker.source_hash import probe_hash
+from checker.source_hash import claim_hash
 from checker.typing import Device
 from checker.verdict import Verdict, broken, judge, not_run
 
@@ -93,7 +93,7 @@ class Runner:
         if not present.present:
             self.stats.skipped += 1
             return self._recorded(claim, device, present.reason), ""
-        key = Cache.key(claim.id, probe_hash(claim.probe), devices_mod.torch_version(), device)
+        key = Cache.key(claim.id, claim_hash(claim), devices_mod.torch_version(), device)
         cached = self.cache.get(key) if self.cache else None
         if cached is not None:
             self.stats.cached += 1
@@ -105,7 +105,7 @@ class Runner:
         evidence = record.evidence.get(claim.id) if record else None
         if evidence is None:
             return not_run(claim, device, reason)
-        stale = evidence.probe_hash != probe_hash(claim.probe)
+        stale = evidence.probe_hash != claim_hash(claim)
         return not_run(claim, device, reason, evidence, stale=stale)
 
     # -- running in workers -------------------------------------------------------------
@@ -131,7 +131,7 @@ class Runner:
                 "modules": list(self.registry.modules),
                 "claim": claim.id,
                 "device": device,
-                "probe_hash": probe_hash(claim.probe),
+                "probe_hash": claim_hash(claim),
                 "gpu_memory": memory if device == "cuda" else None,
             },
             timeout_s=self.limits.timeout_s or claim.timeout_s,
@@ -161,6 +161,8 @@ class Runner:
         if "absent" in result:
             self._presence[device] = devices_mod.Presence(device, False, result["absent"])
             return self._recorded(claim, device, result["absent"])
+        if "not_run" in result:
+            return not_run(claim, device, result["not_run"])
         evidence = Evidence.from_dict(result["evidence"], origin="live")
         if self.cache is not None:
             self.cache.put(key, evidence)

@@ -12,16 +12,35 @@ import hashlib
 import inspect
 import types
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from checker.claim import Claim
 
 #: Bump when the harness changes what evidence means (for example the evidence schema).
 HARNESS_VERSION = "1"
 
 
-def probe_hash(probe: Callable[..., Any]) -> str:
-    """A short hex digest over the sources of ``probe`` and our helpers it reaches."""
+def claim_hash(claim: Claim) -> str:
+    """The hash of a claim's experiment: its probe and, when it has one, its control.
+
+    A claim without a control hashes as its probe alone, so evidence recorded before controls
+    existed stays current for it; a claim with one hashes both, so a changed control makes
+    cached results miss and recorded evidence stale.
+    """
+    if claim.control is None:
+        return probe_hash(claim.probe)
+    both = probe_hash(claim.probe, claim.control.probe) + "\0" + claim.control.label
+    return hashlib.sha256(both.encode()).hexdigest()[:16]
+
+
+def probe_hash(*probes: Callable[..., Any]) -> str:
+    """A short hex digest over the sources of ``probes`` and our helpers they reach."""
     digest = hashlib.sha256(HARNESS_VERSION.encode())
-    for name, source in sorted(_sources(probe)):
+    found: dict[str, str] = {}
+    for probe in probes:
+        found.update(_sources(probe))
+    for name, source in sorted(found.items()):
         digest.update(name.encode())
         digest.update(b"\0")
         digest.update(source.encode())

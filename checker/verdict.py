@@ -65,8 +65,32 @@ class Verdict:
 
 
 def judge(claim: Claim, evidence: Evidence, *, stale: bool = False) -> Verdict:
-    """The verdict implied by ``evidence`` for ``claim``."""
+    """The verdict implied by ``evidence`` for ``claim``.
+
+    A claim with a control is decided only when its control flipped: the same rule gave the
+    opposite of what the docs expect on the control's case. Otherwise the rule cannot tell
+    the cases apart and the verdict is an ``error`` (the evidence is kept, for the reader).
+    """
+    problem = control_problem(claim, evidence)
+    if problem:
+        return Verdict(claim, evidence.device, Outcome.ERROR, evidence, reason=problem)
     return Verdict(claim, evidence.device, evidence.outcome, evidence, stale=stale)
+
+
+def control_problem(claim: Claim, evidence: Evidence) -> str:
+    """Why ``evidence`` does not decide ``claim`` because of its control; empty when it does."""
+    if claim.control is None:
+        return ""
+    found = evidence.control
+    if found is None:
+        return f"the control ({claim.control.label}) did not run"
+    if found.outcome.value != claim.control_outcome:
+        return (
+            f"the control ({found.label}) did not flip: the rule found it "
+            f"{found.outcome.value} too, as the claim itself is expected to be "
+            f"({found.observation.rule})"
+        )
+    return ""
 
 
 def broken(claim: Claim, device: str, reason: str) -> Verdict:

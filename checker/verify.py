@@ -8,6 +8,7 @@ from pathlib import Path
 
 from checker import devices as devices_mod
 from checker import record as record_mod
+from checker import versions as versions_mod
 from checker.cache import Cache
 from checker.registry import Registry
 from checker.report import Report
@@ -65,6 +66,8 @@ def verify(registry: Registry, options: VerifyOptions) -> VerifyResult:
         devices_mod.torch_version(),
         absent,
         claim_sites(options.project_root / options.docs_dir),
+        # a change across releases is a finding the pages document, never a failure here
+        versions_mod.load(options.project_root / versions_mod.VERSIONS_PATH),
     )
     failed = any(v.failed or v.recorded_contradiction for v in verdicts)
     if options.strict and any(v.stale for v in verdicts):

@@ -16,16 +16,20 @@ import torch._dynamo
 
 #                       ~1.5 s that several probes would otherwise each pay)
 from checker.claim import Claim
-from checker.evidence import Evidence, Observation
-from checker.source_hash import probe_hash
+from checker.evidence import ControlResult, Evidence, NotApplicable, Observation
+from checker.source_hash import claim_hash
+from checker.typing import Device, Probe
 
 
 def run_probe(args: dict[str, Any]) -> dict[str, Any]:
     """Run one claim's probe on a device.
 
     ``args``: ``modules`` (claim modules), ``claim`` (id), ``device``, ``probe_hash`` (as
-    computed by the parent), ``gpu_memory`` (bytes, optional). Returns ``{"evidence": {...}}``
-    or ``{"absent": reason}``; a probe that raises is reported by the zygote as an error.
+    computed by the parent), ``gpu_memory`` (bytes, optional). Returns ``{"evidence": {...}}``,
+    ``{"absent": reason}`` (no such device) or ``{"not_run": reason}`` (the probe or its control
+    raised :class:`~checker.evidence.NotApplicable`); a probe that raises anything else is
+    reported by the zygote as an error. The claim's control, if any, runs right after the
+    probe, in the same process, from the same seed.
     """
     claim = _find(args["modules"], args["claim"])
     device = args["device"]
@@ -38,13 +42,21 @@ def run_probe(args: dict[str, Any]) -> dict[str, Any]:
         name = torch.cuda.get_device_name(0)
     else:
         name = "CPU"
-    torch.manual_seed(0)
     start = time.perf_counter()
-    observation = claim.probe(device)
-    duration = time.perf_counter() - start
-    if not isinstance(observation, Observation):
-        raise TypeError(f"probe returned {type(observation).__name__}, not Observation")
-    missing = set(claim.measures) - {m.key for m in observation.measurements}
+    try:
+        observation = _observe(claim.probe, device)
+        duration = time.perf_counter() - start
+        control = (
+            ControlResult(claim.control.label, _observe(claim.control.probe, device))
+            if claim.control is not None
+            else None
+        )
+    except NotApplicable as exc:
+        return {"not_run": str(exc) or "the probe cannot measure its case here"}
+    found = {m.key for m in observation.measurements}
+    if control is not None:
+        found |= {m.key for m in control.observation.measurements}
+    missing = set(claim.all_measures) - found
     if missing:
         raise LookupError(f"probe did not measure {sorted(missing)}")
     evidence = Evidence(
@@ -52,12 +64,21 @@ def run_probe(args: dict[str, Any]) -> dict[str, Any]:
         device=device,
         device_name=name,
         torch_version=torch.__version__,
-        probe_hash=args.get("probe_hash") or probe_hash(claim.probe),
+        probe_hash=args.get("probe_hash") or claim_hash(claim),
         observation=observation,
         duration_s=duration,
         measured_at=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        control=control,
     )
     return {"evidence": evidence.to_dict()}
+
+
+def _observe(probe: Probe, device: Device) -> Observation:
+    torch.manual_seed(0)
+    observation = probe(device)
+    if not isinstance(observation, Observation):
+        raise TypeError(f"probe returned {type(observation).__name__}, not Observation")
+    return observation
 
 
 def _find(modules: list[str], claim_id: str) -> Claim:

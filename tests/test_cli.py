@@ -66,7 +66,14 @@ def test_json_follows_the_documented_schema(capsys: pytest.CaptureFixture[str]) 
     data = json.loads(out)
     assert code == 0
     assert data["schema"] == "checker.verify/1"
-    assert set(data) == {"schema", "torch_version", "absent_devices", "results", "summary"}
+    assert set(data) == {
+        "schema",
+        "torch_version",
+        "absent_devices",
+        "releases",
+        "results",
+        "summary",
+    }
     cpu = data["results"][0]
     assert set(cpu) == {
         "claim",
@@ -77,7 +84,11 @@ def test_json_follows_the_documented_schema(capsys: pytest.CaptureFixture[str]) 
         "status",
         "recorded_outcome",
         "stale",
+        "control",
+        "no_control",
         "reason",
+        "across_releases",
+        "changed_across_releases",
         "page",
         "line",
         "evidence",
@@ -188,3 +199,44 @@ def test_github_annotation_names_the_page_and_line() -> None:
         "fixture/clone-shares-storage: the docs say it holds, the probe "
         "found it fails."
     )
+
+
+def test_controls_are_shown_and_one_that_does_not_flip_exits_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out = verify(
+        capsys, "--only-modules", "--claims-module", "tests.fixtures.claims_controls"
+    )
+    assert code == 1
+    row = next(line for line in out.splitlines() if line.startswith("controls/clone-copies "))
+    assert row.endswith(
+        "fixture-control-shares=False; control: a slice, fixture-control-shares=True, fails"
+    )
+    assert "ERROR: controls/control-does-not-flip on cpu" in out
+    assert "  control:   clone again: holds" in out
+    assert "1 confirmed, 0 contradicted, 1 error, 4 not-run" in out  # 3 on CUDA
+
+
+def test_json_carries_the_control_and_the_reason_for_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out = verify(
+        capsys,
+        "--only-modules",
+        "--claims-module",
+        "tests.fixtures.claims_controls",
+        "--format",
+        "json",
+    )
+    results = {r["claim"]: r for r in json.loads(out)["results"] if r["device"] == "cpu"}
+    flips = results["controls/clone-copies"]
+    assert flips["control"] == "a slice"
+    assert flips["evidence"]["control"] == {
+        "label": "a slice",
+        "holds": False,
+        "rule": "holds if the result does not share the original's storage",
+        "measurements": [{"key": "fixture-control-shares", "value": True, "unit": "bool"}],
+    }
+    skipped = results["controls/not-applicable"]
+    assert (skipped["outcome"], skipped["reason"]) == ("not-run", "this case needs two GPUs")
+    assert skipped["no_control"] == "the fixture never measures anything"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from checker import record, registry
-from checker.evidence import Evidence, Measurement, Observation
+from checker import record, registry, versions
+from checker.evidence import ControlResult, Evidence, Measurement, Observation
 from checker.runner import Runner
 from checker.source_hash import probe_hash
 from checker.verdict import Status
@@ -36,6 +37,18 @@ def test_round_trip(tmp_path: Path) -> None:
     assert sorted(loaded.evidence) == ["a/b", "a/c"]
     assert loaded.evidence["a/b"].observation == written.evidence["a/b"].observation
     assert loaded.evidence["a/b"].origin == "recorded"
+
+
+def test_a_control_round_trips_and_evidence_without_one_still_loads(tmp_path: Path) -> None:
+    path = tmp_path / "cuda.json"
+    control = ControlResult("a slice", Observation(False, "rule", (Measurement("k", 0, "bytes"),)))
+    with_control = dataclasses.replace(evidence("a/b"), control=control)
+    record.write(path, "cuda", [with_control, evidence("a/c")])
+    loaded = record.load(path)
+    assert loaded is not None
+    assert loaded.evidence["a/b"].control == control
+    assert loaded.evidence["a/c"].control is None
+    assert "control" not in json.loads(path.read_text())["claims"]["a/c"]
 
 
 def test_a_missing_file_is_no_record(tmp_path: Path) -> None:
@@ -94,9 +107,13 @@ def test_recorded_evidence_is_shown_for_an_absent_device_and_goes_stale(
 
 
 def test_evidence_files_in_the_repository_are_valid() -> None:
-    """Claim evidence per device (``cuda.json``) and the CUDA doctest tally, nothing else."""
+    """Claim evidence per device (``cuda.json``), the CUDA doctest tally and the outcomes
+    across torch releases (``versions.json``), nothing else."""
     files = sorted(p.name for p in Path("docs/_evidence").glob("*.json"))
-    assert files == ["cuda.json", "doctest-cuda.json"]
+    assert files == ["cuda.json", "doctest-cuda.json", "versions.json"]
+    found = versions.load(Path("docs/_evidence/versions.json"))
+    assert found is not None and len(found.releases) >= 4
+    assert set(found.claims) == {c.id for c in registry.load()}
     path = Path("docs/_evidence/cuda.json")
     assert record.load(path) is not None
     assert json.loads(path.read_text())["device"] == "cuda"

@@ -11,7 +11,7 @@ from checker import registry
 from checker.cache import Cache
 from checker.evidence import Outcome
 from checker.runner import Limits, Runner
-from checker.source_hash import probe_hash
+from checker.source_hash import claim_hash, probe_hash
 from checker.verdict import Status
 
 
@@ -113,3 +113,45 @@ def test_the_hash_changes_with_the_probe_and_with_a_helper_it_calls(
     assert load("return 1", "x = 1") == base
     assert load("return 1", "x = 2") != base
     assert load("return 2", "x = 1") != base
+
+
+def test_a_control_that_flips_decides_and_one_that_does_not_is_an_error(tmp_path: Path) -> None:
+    verdicts = run("tests.fixtures.claims_controls", tmp_path)
+    flips = verdicts["controls/clone-copies@cpu"]
+    same = verdicts["controls/control-does-not-flip@cpu"]
+    assert flips.status is Status.CONFIRMED  # type: ignore[attr-defined]
+    control = flips.evidence.control  # type: ignore[attr-defined]
+    assert (control.label, control.outcome) == ("a slice", Outcome.FAILS)
+    assert control.observation.value("fixture-control-shares") is True
+    assert same.status is Status.ERROR  # type: ignore[attr-defined]
+    assert same.reason.startswith(  # type: ignore[attr-defined]
+        "the control (clone again) did not flip: the rule found it holds too"
+    )
+    assert same.evidence.observation.holds is True  # type: ignore[attr-defined]
+
+
+def test_a_probe_that_cannot_measure_its_case_is_not_run_with_its_reason(tmp_path: Path) -> None:
+    verdicts = run("tests.fixtures.claims_controls", tmp_path)
+    skipped = verdicts["controls/not-applicable@cpu"]
+    assert skipped.status is Status.NOT_RUN  # type: ignore[attr-defined]
+    assert skipped.reason == "this case needs two GPUs"  # type: ignore[attr-defined]
+
+
+def test_the_control_is_part_of_the_cache_key_and_of_the_recorded_hash() -> None:
+    reg = registry.load(["tests.fixtures.claims_controls"], package=None)
+    flips, same, _ = reg.claims
+    assert flips.probe is same.probe
+    assert claim_hash(flips) != claim_hash(same) != probe_hash(flips.probe)
+    assert claim_hash(reg.claims[2]) == probe_hash(reg.claims[2].probe)
+
+
+def test_cached_evidence_keeps_its_control(tmp_path: Path) -> None:
+    reg = registry.load(["tests.fixtures.claims_controls"], package=None)
+    cache = Cache(tmp_path / "cache")
+    for _ in range(2):
+        runner = Runner(reg, cache=cache)
+        verdicts = runner.run(reg.claims[:1], ("cpu",))
+        runner.close()
+    assert (runner.stats.ran, runner.stats.cached) == (0, 1)
+    assert verdicts[0].status is Status.CONFIRMED
+    assert verdicts[0].evidence is not None and verdicts[0].evidence.control is not None

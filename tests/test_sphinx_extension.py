@@ -254,3 +254,62 @@ def test_generated_text_theme_labels_and_title_follow_the_page_language(
     assert "先頭へ戻る" in html and "Back to top" not in html  # the theme's says トップに戻る
     assert "検証済みサイト</title>" in html
     sphinx.locale.translators.clear()
+
+
+def test_controls_are_shown_and_one_that_does_not_flip_fails_the_build(site: Site) -> None:
+    conf = site.root / "conf.py"
+    conf.write_text(
+        conf.read_text().replace(
+            '["tests.fixtures.claims_ok"]',
+            '["tests.fixtures.claims_ok", "tests.fixtures.claims_controls"]',
+        )
+    )
+    line = site.append(
+        "index.md",
+        "\n```{claim}\n:id: controls/clone-copies\n:expect: holds\n\nclone() copies.\n```\n"
+        "\n```{claim}\n:id: controls/control-does-not-flip\n:expect: holds\n\nSame.\n```\n"
+        "\n```{claim}\n:id: controls/not-applicable\n:expect: holds\n\nTwo GPUs.\n```\n",
+    )
+    build = site.build()
+    assert build.code != 0
+    assert (
+        f"index.md:{line + 8}: WARNING: probe of claim controls/control-does-not-flip broke on "
+        "cpu: the control (clone again) did not flip" in build.warnings
+    )
+    assert build.warnings.count("WARNING") == 1  # the claim that cannot run is no error
+    html = build.html()
+    assert (
+        '<p class="checker-control"><em>Control: </em>a slice, <code class="docutils literal '
+        'notranslate"><span class="pre">fixture-control-shares</span></code> <code class="docutils '
+        'literal notranslate"><span class="pre">True</span></code>, <strong>refuted</strong></p>'
+        in html
+    )
+    assert "<em>No control: </em>none written yet" in html  # the fixture claims of claims_ok
+    assert "CPU: this case needs two GPUs" in html
+
+
+def test_outcomes_across_releases_are_shown_beside_the_badges(site: Site) -> None:
+    evidence = site.root / "evidence"
+    evidence.mkdir()
+    (evidence / "versions.json").write_text(
+        json.dumps(
+            {
+                "schema": "checker.versions/1",
+                "releases": ["2.4.1", "2.5.1", "2.13.0"],
+                "claims": {
+                    "fixture/ones-sum": {"2.4.1": "fails", "2.5.1": "holds", "2.13.0": "holds"},
+                    "fixture/float16-is-2-bytes": {"2.4.1": "holds", "2.13.0": "holds"},
+                },
+                "measured_at": "2026-11-24T04:00:00+00:00",
+                "python": "3.11.7",
+            }
+        )
+    )
+    build = site.build()
+    assert (build.code, build.warnings) == (0, "")
+    html = build.html()
+    assert html.count("checker-release-change") == 1
+    assert '"checker-badge checker-release-change">holds since torch 2.5</span>' in html
+    assert "Across torch releases (CPU): </em>2.4 fails · 2.5 holds · 2.13 holds" in html
+    ja = site.build("html", "ja").html()
+    assert "torch 2.5 以降は成立" in ja

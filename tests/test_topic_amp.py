@@ -84,9 +84,18 @@ def test_surviving_gradients_counts_the_sweep() -> None:
     kept16, _ = mixed_precision.surviving_gradients("cpu", torch.float16)
     scaled, _ = mixed_precision.surviving_gradients("cpu", torch.float16, scaled=True)
     decades = mixed_precision.SWEEP_HIGH - mixed_precision.SWEEP_LOW
-    assert total == decades * mixed_precision.SWEEP_PER_DECADE + 1
-    assert kept32 == total == scaled
-    assert 0 < kept16 < total
+    assert total == decades * mixed_precision.SWEEP_PER_DECADE + 1 == 421
+    assert kept32 == total  # the sweep stops at 1e-44, above float32's smallest subnormal
+    assert (kept16, scaled) == (56, 104)  # from 3.2e-8 up; from 5.0e-13 up with the scaler
+
+
+def test_the_sweep_reports_what_arrived_and_its_rounding() -> None:
+    sweep = mixed_precision.gradient_sweep("cpu", torch.float16, scaled=True)
+    assert sweep.count(1e-12) == sweep.kept(1e-12) == 100
+    assert sweep.kept(0.0, 1e-13) == 0
+    assert f"{sweep.smallest_kept():.3g}" == "5.01e-13"
+    assert 0.2 < sweep.max_relative_error(1e-12) < 0.3
+    assert sweep.max_relative_error(1e-4) < 2**-11  # normal float16: half a unit in the last place
 
 
 def test_matmul_function_logs_what_it_saw() -> None:

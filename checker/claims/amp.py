@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from checker.claim import Claim, Expect, Vocabulary
-from checker.evidence import Measurement, Observation
+from checker.claim import Claim, Control, Expect, Vocabulary
+from checker.evidence import Measurement, NotApplicable, Observation
 from checker.probes.mixed_precision import (
     SWEEP_HIGH,
     SWEEP_LOW,
@@ -21,11 +21,11 @@ from checker.probes.mixed_precision import (
     describe,
     dtype_name,
     error_text,
+    gradient_sweep,
     matmul_function,
     matmul_inputs,
     relative_error,
     result_dtypes,
-    surviving_gradients,
 )
 from checker.typing import Device, Lang
 
@@ -65,17 +65,31 @@ def _g(value: float) -> str:
 
 
 def probe_default_dtype(device: Device) -> Observation:
+    return _default_dtype_rule(device, explicit=False)
+
+
+def control_explicit_other_dtype(device: Device) -> Observation:
+    return _default_dtype_rule(device, explicit=True)
+
+
+def _default_dtype_rule(device: Device, explicit: bool) -> Observation:
     import torch
 
     default = dtype_name(torch.get_autocast_dtype(device))
     a = torch.ones(4, 4, device=device)
-    with torch.autocast(device):
+    other = torch.float16 if device == "cpu" else torch.bfloat16
+    with torch.autocast(device, dtype=other) if explicit else torch.autocast(device):
         product = dtype_name((a @ a).dtype)
     expected = {"cpu": "bfloat16", "cuda": "float16"}[device]
     return Observation(
         holds=default == expected and product == expected,
         rule="holds if get_autocast_dtype and the dtype of a matrix product inside "
-        "torch.autocast(device) without dtype are bfloat16 on CPU and float16 on CUDA",
+        + (
+            "torch.autocast(device, dtype=<the other one>)"
+            if explicit
+            else "torch.autocast(device)"
+        )
+        + " are bfloat16 on CPU and float16 on CUDA",
         measurements=(
             Measurement("amp-default-dtype", default, "dtype"),
             Measurement("amp-default-mm-dtype", product, "dtype"),
@@ -83,45 +97,69 @@ def probe_default_dtype(device: Device) -> Observation:
     )
 
 
-def probe_other_device_autocast(device: Device) -> Observation:
+def _autocast_lowers(device: Device, region: str) -> Observation:
+    """Whether a float32 product on ``device`` comes out in lower precision in an autocast
+    region opened for ``region``; raises :class:`NotApplicable` where that region cannot be
+    active (CUDA autocast without CUDA), since the rule would then measure nothing."""
     import torch
 
-    other = "cuda" if device == "cpu" else "cpu"
-    low = torch.float16 if other == "cuda" else torch.bfloat16
+    low = torch.float16 if region == "cuda" else torch.bfloat16
+    if region == "cuda" and not torch.cuda.is_available():
+        raise NotApplicable(
+            "needs CUDA: without it torch.autocast('cuda') disables itself, so CPU tensors "
+            "inside it would show nothing about the statement"
+        )
     a = torch.ones(4, 4, device=device)
 
     def run() -> tuple[bool, Any]:
-        with torch.autocast(other, dtype=low):
-            return torch.is_autocast_enabled(other), a @ a
+        with torch.autocast(region, dtype=low):
+            return torch.is_autocast_enabled(region), a @ a
 
     (enabled, product), _ = caught_warnings(run)
+    key = "other" if region != device else "same"
     return Observation(
         holds=product.dtype != torch.float32,
         rule="holds if a matrix product of float32 tensors on this device comes out in lower "
-        "precision inside an autocast region opened for the other device type",
+        f"precision inside an active autocast region opened for {region!r}",
         measurements=(
-            Measurement("amp-other-autocast-device", other, "text"),
-            Measurement("amp-other-autocast-enabled", enabled, "bool"),
-            Measurement("amp-other-autocast-mm-dtype", dtype_name(product.dtype), "dtype"),
+            Measurement(f"amp-{key}-autocast-device", region, "text"),
+            Measurement(f"amp-{key}-autocast-enabled", enabled, "bool"),
+            Measurement(f"amp-{key}-autocast-mm-dtype", dtype_name(product.dtype), "dtype"),
         ),
     )
 
 
+def probe_other_device_autocast(device: Device) -> Observation:
+    return _autocast_lowers(device, "cuda" if device == "cpu" else "cpu")
+
+
+def control_same_device_autocast(device: Device) -> Observation:
+    return _autocast_lowers(device, device)
+
+
 def probe_cuda_autocast_needs_cuda(device: Device) -> Observation:
+    return _cuda_autocast_rule(requested=True)
+
+
+def control_cuda_autocast_switched_off(device: Device) -> Observation:
+    return _cuda_autocast_rule(requested=False)
+
+
+def _cuda_autocast_rule(requested: bool) -> Observation:
     import torch
 
     available = torch.cuda.is_available()
 
     def run() -> bool:
-        with torch.autocast("cuda", dtype=torch.float16):
+        with torch.autocast("cuda", dtype=torch.float16, enabled=requested):
             return torch.is_autocast_enabled("cuda")
 
     enabled, caught = caught_warnings(run)
     message = next((m for c, m in caught if c == "UserWarning"), "no warning")
     return Observation(
         holds=enabled == available and (available or "CUDA is not available" in message),
-        rule="holds if CUDA autocast is enabled exactly when CUDA is available, and warns "
-        "that CUDA is not available when it disables itself",
+        rule=f"holds if CUDA autocast (enabled={requested}) is enabled exactly when CUDA is "
+        "available, and warns that CUDA is not available when it disables itself",
         measurements=(
             Measurement("amp-cuda-available", available, "bool"),
             Measurement("amp-cuda-autocast-enabled", enabled, "bool"),
@@ -134,13 +172,21 @@ def probe_cuda_autocast_needs_cuda(device: Device) -> Observation:
 
 
 def probe_lower_precision_ops(device: Device) -> Observation:
+    return _lower_precision_rule(device, LOWER_PRECISION_OPS)
+
+
+def control_lower_precision_ops(device: Device) -> Observation:
+    return _lower_precision_rule(device, FOLLOWING_OPS)
+
+
+def _lower_precision_rule(device: Device, ops: tuple[str, ...]) -> Observation:
     import torch
 
     f16, bf16 = _low_dtypes()
-    as_f16 = result_dtypes(device, LOWER_PRECISION_OPS, torch.float32, f16)
-    as_bf16 = result_dtypes(device, LOWER_PRECISION_OPS, torch.float32, bf16)
-    outside = result_dtypes(device, LOWER_PRECISION_OPS, torch.float32, None)
-    total = len(LOWER_PRECISION_OPS)
+    as_f16 = result_dtypes(device, ops, torch.float32, f16)
+    as_bf16 = result_dtypes(device, ops, torch.float32, bf16)
+    outside = result_dtypes(device, ops, torch.float32, None)
+    total = len(ops)
     return Observation(
         holds=_matches(as_f16, "float16") == total
         and _matches(as_bf16, "bfloat16") == total
@@ -148,7 +194,7 @@ def probe_lower_precision_ops(device: Device) -> Observation:
         rule="holds if every listed operation on float32 inputs returns float16 under float16 "
         "autocast, bfloat16 under bfloat16 autocast, and float32 outside autocast",
         measurements=(
-            Measurement("amp-lower-ops", ", ".join(LOWER_PRECISION_OPS), "text"),
+            Measurement("amp-lower-ops", ", ".join(ops), "text"),
             Measurement("amp-lower-ops-count", total, "count"),
             Measurement("amp-lower-as-float16", _matches(as_f16, "float16"), "count"),
             Measurement("amp-lower-as-bfloat16", _matches(as_bf16, "bfloat16"), "count"),
@@ -159,16 +205,24 @@ def probe_lower_precision_ops(device: Device) -> Observation:
 
 
 def probe_float32_ops(device: Device) -> Observation:
+    return _float32_rule(device, FLOAT32_OPS)
+
+
+def control_float32_ops(device: Device) -> Observation:
+    return _float32_rule(device, LOWER_PRECISION_OPS)
+
+
+def _float32_rule(device: Device, ops: tuple[str, ...]) -> Observation:
     f16, bf16 = _low_dtypes()
-    from_f16 = result_dtypes(device, FLOAT32_OPS, f16, f16)
-    from_bf16 = result_dtypes(device, FLOAT32_OPS, bf16, bf16)
-    total = len(FLOAT32_OPS)
+    from_f16 = result_dtypes(device, ops, f16, f16)
+    from_bf16 = result_dtypes(device, ops, bf16, bf16)
+    total = len(ops)
     return Observation(
         holds=_matches(from_f16, "float32") == total and _matches(from_bf16, "float32") == total,
         rule="holds if every listed operation returns float32 under autocast even when its "
         "inputs are float16 (float16 autocast) or bfloat16 (bfloat16 autocast)",
         measurements=(
-            Measurement("amp-float32-ops", ", ".join(FLOAT32_OPS), "text"),
+            Measurement("amp-float32-ops", ", ".join(ops), "text"),
             Measurement("amp-float32-ops-count", total, "count"),
             Measurement("amp-float32-from-float16", _matches(from_f16, "float32"), "count"),
             Measurement("amp-float32-from-bfloat16", _matches(from_bf16, "float32"), "count"),
@@ -178,59 +232,85 @@ def probe_float32_ops(device: Device) -> Observation:
 
 
 def probe_following_ops(device: Device) -> Observation:
+    return _following_rule(device, FOLLOWING_OPS)
+
+
+def control_following_ops(device: Device) -> Observation:
+    return _following_rule(device, LOWER_PRECISION_OPS)
+
+
+def _following_rule(device: Device, ops: tuple[str, ...]) -> Observation:
     import torch
 
     counts = {}
     for low in _low_dtypes():
         name = dtype_name(low)
         counts[f"amp-follow-{name}-from-float32"] = _matches(
-            result_dtypes(device, FOLLOWING_OPS, torch.float32, low), "float32"
+            result_dtypes(device, ops, torch.float32, low), "float32"
         )
         counts[f"amp-follow-{name}-from-{name}"] = _matches(
-            result_dtypes(device, FOLLOWING_OPS, low, low), name
+            result_dtypes(device, ops, low, low), name
         )
-    total = len(FOLLOWING_OPS)
+    total = len(ops)
     return Observation(
         holds=all(n == total for n in counts.values()),
         rule="holds if, under float16 and bfloat16 autocast, every listed operation returns "
         "float32 for float32 inputs and the lower-precision dtype for inputs in that dtype",
         measurements=(
-            Measurement("amp-follow-ops", ", ".join(FOLLOWING_OPS), "text"),
+            Measurement("amp-follow-ops", ", ".join(ops), "text"),
             Measurement("amp-follow-ops-count", total, "count"),
             *(Measurement(key, n, "count") for key, n in counts.items()),
         ),
     )
 
 
-def probe_relu_lower_precision(device: Device) -> Observation:
+def _runs_lower(device: Device, op: str) -> Observation:
     import torch
 
-    found = result_dtypes(device, ("relu",), torch.float32, torch.float16)
+    found = result_dtypes(device, (op,), torch.float32, torch.float16)
     return Observation(
-        holds=found["relu"] in ("float16", "bfloat16"),
-        rule="holds if relu of a float32 tensor returns a lower-precision dtype inside "
+        holds=found[op] in ("float16", "bfloat16"),
+        rule=f"holds if {op} of a float32 tensor returns a lower-precision dtype inside "
         "float16 autocast",
-        measurements=(Measurement("amp-relu-float32-input-dtype", found["relu"], "dtype"),),
+        measurements=(Measurement(f"amp-{op}-float32-input-dtype", found[op], "dtype"),),
     )
 
 
-def _device_dependent(device: Device) -> tuple[dict[str, str], dict[str, str]]:
+def probe_relu_lower_precision(device: Device) -> Observation:
+    return _runs_lower(device, "relu")
+
+
+def control_mm_lower_precision(device: Device) -> Observation:
+    return _runs_lower(device, "mm")
+
+
+def _device_dependent(
+    device: Device, ops: tuple[str, ...]
+) -> tuple[dict[str, str], dict[str, str]]:
     f16, bf16 = _low_dtypes()
     return (
-        result_dtypes(device, DEVICE_DEPENDENT_OPS, f16, f16),
-        result_dtypes(device, DEVICE_DEPENDENT_OPS, bf16, bf16),
+        result_dtypes(device, ops, f16, f16),
+        result_dtypes(device, ops, bf16, bf16),
     )
 
 
 def probe_reductions_float32_on_cuda(device: Device) -> Observation:
-    from_f16, from_bf16 = _device_dependent(device)
-    total = len(DEVICE_DEPENDENT_OPS)
+    return _reductions_float32_rule(device, DEVICE_DEPENDENT_OPS)
+
+
+def control_reductions_float32_on_cuda(device: Device) -> Observation:
+    return _reductions_float32_rule(device, FOLLOWING_OPS)
+
+
+def _reductions_float32_rule(device: Device, ops: tuple[str, ...]) -> Observation:
+    from_f16, from_bf16 = _device_dependent(device, ops)
+    total = len(ops)
     return Observation(
         holds=_matches(from_f16, "float32") == total and _matches(from_bf16, "float32") == total,
         rule="holds if every listed operation returns float32 for float16 inputs under float16 "
         "autocast and for bfloat16 inputs under bfloat16 autocast",
         measurements=(
-            Measurement("amp-cuda-reduction-ops", ", ".join(DEVICE_DEPENDENT_OPS), "text"),
+            Measurement("amp-cuda-reduction-ops", ", ".join(ops), "text"),
             Measurement("amp-cuda-reductions-count", total, "count"),
             Measurement("amp-cuda-reductions-float16", _matches(from_f16, "float32"), "count"),
             Measurement("amp-cuda-reductions-bfloat16", _matches(from_bf16, "float32"), "count"),
@@ -240,14 +320,22 @@ def probe_reductions_float32_on_cuda(device: Device) -> Observation:
 
 
 def probe_reductions_follow_on_cpu(device: Device) -> Observation:
-    from_f16, from_bf16 = _device_dependent(device)
-    total = len(DEVICE_DEPENDENT_OPS)
+    return _reductions_follow_rule(device, DEVICE_DEPENDENT_OPS)
+
+
+def control_reductions_follow_on_cpu(device: Device) -> Observation:
+    return _reductions_follow_rule(device, FLOAT32_OPS)
+
+
+def _reductions_follow_rule(device: Device, ops: tuple[str, ...]) -> Observation:
+    from_f16, from_bf16 = _device_dependent(device, ops)
+    total = len(ops)
     return Observation(
         holds=_matches(from_f16, "float16") == total and _matches(from_bf16, "bfloat16") == total,
         rule="holds if every listed operation returns float16 for float16 inputs under float16 "
         "autocast and bfloat16 for bfloat16 inputs under bfloat16 autocast",
         measurements=(
-            Measurement("amp-cpu-reduction-ops", ", ".join(DEVICE_DEPENDENT_OPS), "text"),
+            Measurement("amp-cpu-reduction-ops", ", ".join(ops), "text"),
             Measurement("amp-cpu-reductions-count", total, "count"),
             Measurement("amp-cpu-reductions-float16", _matches(from_f16, "float16"), "count"),
             Measurement("amp-cpu-reductions-bfloat16", _matches(from_bf16, "bfloat16"), "count"),
@@ -256,19 +344,131 @@ def probe_reductions_follow_on_cpu(device: Device) -> Observation:
     )
 
 
+#: Operations autocast runs in the widest floating type of their inputs.
+WIDEST_TYPE_OPS = ("cat", "stack", "addcmul")
+
+
+def _mixed_results(device: Device, ops: tuple[str, ...]) -> dict[str, str]:
+    """Each operation on one float16 and one float32 input, under float16 autocast."""
+    import torch
+
+    low = torch.ones(4, device=device, dtype=torch.float16)
+    high = torch.ones(4, device=device, dtype=torch.float32)
+    calls: dict[str, Callable[[], Any]] = {
+        "cat": lambda: torch.cat([low, high]),
+        "stack": lambda: torch.stack([low, high]),
+        "addcmul": lambda: torch.addcmul(low, high, high),
+        "mm": lambda: torch.mm(low.reshape(2, 2), high.reshape(2, 2)),
+        "mul": lambda: low * high,
+    }
+    found = {}
+    with torch.autocast(device, dtype=torch.float16):
+        for op in ops:
+            try:
+                found[op] = dtype_name(calls[op]().dtype)
+            except Exception as exc:
+                found[op] = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    return found
+
+
+def _widest_rule(device: Device, ops: tuple[str, ...]) -> Observation:
+    found = _mixed_results(device, ops)
+    return Observation(
+        holds=all(v == "float32" for v in found.values()),
+        rule="holds if every listed operation, given one float16 and one float32 input under "
+        "float16 autocast, returns float32, the widest of its input types",
+        measurements=(
+            Measurement("amp-widest-ops", ", ".join(ops), "text"),
+            Measurement("amp-widest-float32-results", _matches(found, "float32"), "count"),
+            Measurement("amp-widest-results", describe(found), "text"),
+        ),
+    )
+
+
+def probe_widest_type_ops(device: Device) -> Observation:
+    return _widest_rule(device, WIDEST_TYPE_OPS)
+
+
+def control_widest_type_mm(device: Device) -> Observation:
+    return _widest_rule(device, ("mm",))
+
+
+def _weight_casts(device: Device, cache_enabled: bool) -> Observation:
+    import torch
+
+    from checker.probes.autograd_memory import count_kernels
+
+    low = torch.float16 if device == "cuda" else torch.bfloat16
+    w = torch.randn(4, 4, device=device, requires_grad=True)
+    a = torch.randn(4, 4, device=device).to(low)
+    b = torch.randn(4, 4, device=device).to(low)
+
+    def two_products() -> None:
+        with torch.autocast(device, dtype=low, cache_enabled=cache_enabled):
+            a @ w
+            b @ w
+
+    _, inside = count_kernels(two_products, ("_to_copy",))
+
+    def two_regions() -> None:
+        two_products()
+        two_products()
+
+    _, twice = count_kernels(two_regions, ("_to_copy",))
+    return Observation(
+        holds=inside["_to_copy"] == 1 and twice["_to_copy"] == 2,
+        rule="holds if, with autocast's cache "
+        + ("on (the default)" if cache_enabled else "off (cache_enabled=False)")
+        + ", a float32 weight that requires grad is cast once for two matrix products in one "
+        "region, and once more in a second region (casts counted with a TorchDispatchMode)",
+        measurements=(
+            Measurement(
+                f"amp-weight-casts-one-region-cache-{cache_enabled}".lower(),
+                inside["_to_copy"],
+                "count",
+            ),
+            Measurement(
+                f"amp-weight-casts-two-regions-cache-{cache_enabled}".lower(),
+                twice["_to_copy"],
+                "count",
+            ),
+        ),
+    )
+
+
+def probe_autocast_caches_weight_casts(device: Device) -> Observation:
+    return _weight_casts(device, cache_enabled=True)
+
+
+def control_autocast_without_cache(device: Device) -> Observation:
+    return _weight_casts(device, cache_enabled=False)
+
+
 def probe_explicit_dtype_wins(device: Device) -> Observation:
+    import torch
+
+    return _explicit_dtype_rule(device, torch.float32)
+
+
+def control_explicit_float16(device: Device) -> Observation:
+    import torch
+
+    return _explicit_dtype_rule(device, torch.float16)
+
+
+def _explicit_dtype_rule(device: Device, requested: Any) -> Observation:
     import torch
 
     x = torch.randn(8, 8).to(device=device, dtype=torch.float16)
     with torch.autocast(device, dtype=torch.float16):
-        softmax = dtype_name(x.softmax(-1, dtype=torch.float32).dtype)
-        total = dtype_name(x.sum(dtype=torch.float32).dtype)
+        softmax = dtype_name(x.softmax(-1, dtype=requested).dtype)
+        total = dtype_name(x.sum(dtype=requested).dtype)
         wide = torch.ones(4, 4, device=device, dtype=torch.float64)
         product = dtype_name((wide @ wide).dtype)
     return Observation(
         holds=softmax == total == "float32" and product == "float64",
-        rule="holds if, under float16 autocast, softmax and sum of a float16 tensor with "
-        "dtype=torch.float32 return float32, and a float64 matrix product stays float64",
+        rule="holds if, under float16 autocast, softmax and sum of a float16 tensor called "
+        f"with dtype={requested} return float32, and a float64 matrix product stays float64",
         measurements=(
             Measurement("amp-explicit-softmax-dtype", softmax, "dtype"),
             Measurement("amp-explicit-sum-dtype", total, "dtype"),
@@ -277,41 +477,68 @@ def probe_explicit_dtype_wins(device: Device) -> Observation:
     )
 
 
-def probe_bce_refused_on_cuda(device: Device) -> Observation:
+def _refused_under_autocast(device: Device, op: str) -> Observation:
     import torch
 
-    found = result_dtypes(device, ("binary_cross_entropy",), torch.float32, torch.float16)
-    error = found["binary_cross_entropy"].splitlines()[0]
+    found = result_dtypes(device, (op,), torch.float32, torch.float16)
+    error = found[op].splitlines()[0]
+    key = "bce" if op == "binary_cross_entropy" else op.replace("_", "-")
     return Observation(
         holds=error.startswith("RuntimeError") and "unsafe to autocast" in error,
-        rule="holds if binary_cross_entropy raises a RuntimeError saying it is unsafe to "
-        "autocast inside float16 autocast",
-        measurements=(Measurement("amp-cuda-bce-error", error, "exception"),),
+        rule=f"holds if {op} raises a RuntimeError saying it is unsafe to autocast inside "
+        "float16 autocast",
+        measurements=(Measurement(f"amp-cuda-{key}-error", error, "exception"),),
     )
 
 
-def probe_bce_float32_on_cpu(device: Device) -> Observation:
+def probe_bce_refused_on_cuda(device: Device) -> Observation:
+    return _refused_under_autocast(device, "binary_cross_entropy")
+
+
+def control_bce_with_logits_allowed(device: Device) -> Observation:
+    return _refused_under_autocast(device, "binary_cross_entropy_with_logits")
+
+
+def _returns_float32(device: Device, op: str) -> Observation:
     f16, bf16 = _low_dtypes()
-    from_f16 = result_dtypes(device, ("binary_cross_entropy",), f16, f16)
-    from_bf16 = result_dtypes(device, ("binary_cross_entropy",), bf16, bf16)
+    from_f16 = result_dtypes(device, (op,), f16, f16)
+    from_bf16 = result_dtypes(device, (op,), bf16, bf16)
+    key = "bce" if op == "binary_cross_entropy" else op.replace("_", "-")
     return Observation(
-        holds=from_f16["binary_cross_entropy"] == "float32"
-        and from_bf16["binary_cross_entropy"] == "float32",
-        rule="holds if binary_cross_entropy returns float32 for float16 and bfloat16 inputs "
-        "under autocast of the same dtype",
+        holds=from_f16[op] == "float32" and from_bf16[op] == "float32",
+        rule=f"holds if {op} returns float32 for float16 and bfloat16 inputs under autocast "
+        "of the same dtype",
         measurements=(
-            Measurement("amp-cpu-bce-from-float16", from_f16["binary_cross_entropy"], "dtype"),
-            Measurement("amp-cpu-bce-from-bfloat16", from_bf16["binary_cross_entropy"], "dtype"),
+            Measurement(f"amp-cpu-{key}-from-float16", from_f16[op], "dtype"),
+            Measurement(f"amp-cpu-{key}-from-bfloat16", from_bf16[op], "dtype"),
         ),
     )
 
 
+def probe_bce_float32_on_cpu(device: Device) -> Observation:
+    return _returns_float32(device, "binary_cross_entropy")
+
+
+def control_sigmoid_follows_on_cpu(device: Device) -> Observation:
+    return _returns_float32(device, "sigmoid")
+
+
 def probe_params_and_grads_float32(device: Device) -> Observation:
+    return _params_rule(device, half_model=False)
+
+
+def control_half_model(device: Device) -> Observation:
+    return _params_rule(device, half_model=True)
+
+
+def _params_rule(device: Device, half_model: bool) -> Observation:
     import torch
     from torch.nn import functional
 
     model = torch.nn.Linear(8, 4).to(device)
     x = torch.randn(16, 8, device=device)
+    if half_model:
+        model, x = model.half(), x.half()
     with torch.autocast(device, dtype=torch.float16):
         out = model(x)
         loss: Any = functional.mse_loss(out, torch.zeros_like(out))
@@ -326,8 +553,10 @@ def probe_params_and_grads_float32(device: Device) -> Observation:
     return Observation(
         holds=found
         == {"weight": "float32", "out": "float16", "loss": "float32", "grad": "float32"},
-        rule="holds if, with float16 autocast, a Linear layer's weight stays float32, its "
-        "output is float16, the MSE loss is float32 and the weight's .grad is float32",
+        rule="holds if, with float16 autocast, a Linear layer's weight "
+        + ("(converted with .half()) " if half_model else "")
+        + "stays float32, its output is float16, the MSE loss is float32 and the weight's "
+        ".grad is float32",
         measurements=(
             Measurement("amp-linear-weight-dtype", found["weight"], "dtype"),
             Measurement("amp-linear-output-dtype", found["out"], "dtype"),
@@ -343,10 +572,22 @@ def probe_params_and_grads_float32(device: Device) -> Observation:
 def probe_float16_range(device: Device) -> Observation:
     import torch
 
-    def as_f16(value: float) -> float:
-        return float(torch.tensor(value, device=device).to(torch.float16).item())
+    return _float16_range_rule(device, torch.float16)
 
-    info = torch.finfo(torch.float16)
+
+def control_bfloat16_in_float16_rule(device: Device) -> Observation:
+    import torch
+
+    return _float16_range_rule(device, torch.bfloat16)
+
+
+def _float16_range_rule(device: Device, dtype: Any) -> Observation:
+    import torch
+
+    def as_f16(value: float) -> float:
+        return float(torch.tensor(value, device=device).to(dtype).item())
+
+    info = torch.finfo(dtype)
     smallest = info.smallest_normal * info.eps  # the smallest positive (subnormal) float16
     tiny, largest, beyond = as_f16(1e-8), as_f16(info.max), as_f16(70000.0)
     kept, lost = as_f16(smallest), as_f16(smallest / 2)
@@ -356,8 +597,9 @@ def probe_float16_range(device: Device) -> Observation:
         and lost == 0.0
         and largest == info.max
         and beyond == float("inf"),
-        rule="holds if 1e-8 and half of the smallest float16 become 0 in float16, the "
-        "smallest float16 itself survives, the largest is exact and 70000 becomes inf",
+        rule=f"holds if 1e-8 and half of the smallest {dtype_name(dtype)} become 0 in "
+        f"{dtype_name(dtype)}, the smallest itself survives, the largest is exact and 70000 "
+        "becomes inf",
         measurements=(
             Measurement("amp-float16-of-1e-8", _g(tiny), "text"),
             Measurement("amp-float16-smallest", _g(kept), "text"),
@@ -372,15 +614,27 @@ def probe_float16_range(device: Device) -> Observation:
 def probe_bfloat16_range(device: Device) -> Observation:
     import torch
 
+    return _bfloat16_range_rule(device, torch.bfloat16)
+
+
+def control_float16_in_bfloat16_rule(device: Device) -> Observation:
+    import torch
+
+    return _bfloat16_range_rule(device, torch.float16)
+
+
+def _bfloat16_range_rule(device: Device, dtype: Any) -> Observation:
+    import torch
+
     def as_bf16(value: float) -> float:
-        return float(torch.tensor(value, device=device).to(torch.bfloat16).item())
+        return float(torch.tensor(value, device=device).to(dtype).item())
 
     tiny, coarse = as_bf16(1e-8), as_bf16(257.0)
-    normal_bf16 = torch.finfo(torch.bfloat16).smallest_normal
+    normal_bf16 = torch.finfo(dtype).smallest_normal
     normal_f32 = torch.finfo(torch.float32).smallest_normal
     return Observation(
         holds=tiny != 0.0 and normal_bf16 == normal_f32 and coarse == 256.0,
-        rule="holds if 1e-8 stays non-zero in bfloat16, bfloat16's smallest normal number "
+        rule=f"holds if 1e-8 stays non-zero in {dtype_name(dtype)}, its smallest normal number "
         "equals float32's, and 257 rounds to 256",
         measurements=(
             Measurement("amp-bfloat16-of-1e-8", _g(tiny), "text"),
@@ -393,58 +647,125 @@ def probe_bfloat16_range(device: Device) -> Observation:
     )
 
 
+#: float32's smallest normal number, 2**-126: below it values are subnormal.
+FLOAT32_SMALLEST_NORMAL = 2.0**-126
+#: With a GradScaler at its initial scale, gradients from here up arrive through float16 ...
+SCALER_KEEPS_FROM = 1e-12
+#: ... and gradients below this one still become zero.
+SCALER_LOSES_BELOW = 1e-13
+
+
+def _underflow_rule(device: Device, narrow: Any) -> Observation:
+    import torch
+
+    reference = gradient_sweep(device, torch.float32)
+    bf16 = gradient_sweep(device, torch.bfloat16)
+    tested = gradient_sweep(device, narrow)
+    normal = FLOAT32_SMALLEST_NORMAL
+    name = dtype_name(narrow)
+    lost_normal = reference.kept(normal) - tested.kept(normal)
+    bf16_lost_normal = reference.kept(normal) - bf16.kept(normal)
+    bf16_lost_subnormal = reference.kept(0.0, normal) - bf16.kept(0.0, normal)
+    return Observation(
+        holds=lost_normal > 0 and bf16_lost_normal == 0,
+        rule=f"holds if {name} turns to zero some gradients of the sweep that float32 keeps in "
+        "its normal range (at or above 2**-126), while bfloat16 keeps every one of them",
+        measurements=(
+            Measurement(f"amp-sweep-{name}-count", tested.count(), "count"),
+            Measurement(f"amp-survive-{name}", tested.kept(), "count"),
+            Measurement(f"amp-lost-{name}-normal", lost_normal, "count"),
+            Measurement(f"amp-smallest-kept-{name}", _g(tested.smallest_kept()), "text"),
+            Measurement(f"amp-bfloat16-lost-normal-vs-{name}", bf16_lost_normal, "count"),
+            Measurement(f"amp-bfloat16-lost-subnormal-vs-{name}", bf16_lost_subnormal, "count"),
+            Measurement(f"amp-survive-float32-vs-{name}", reference.kept(), "count"),
+            Measurement(f"amp-survive-bfloat16-vs-{name}", bf16.kept(), "count"),
+            Measurement(f"amp-smallest-kept-bfloat16-vs-{name}", _g(bf16.smallest_kept()), "text"),
+        ),
+    )
+
+
 def probe_gradient_underflow(device: Device) -> Observation:
     import torch
 
-    kept32, total = surviving_gradients(device, torch.float32)
-    kept_bf16, _ = surviving_gradients(device, torch.bfloat16)
-    kept_f16, _ = surviving_gradients(device, torch.float16)
+    found = _underflow_rule(device, torch.float16)
     return Observation(
-        holds=kept_f16 < kept32 and kept_bf16 == kept32,
-        rule="holds if fewer gradients of the sweep arrive non-zero through float16 than "
-        "through float32, and as many through bfloat16 as through float32",
-        measurements=(
-            Measurement("amp-sweep-count", total, "count"),
+        found.holds,
+        found.rule,
+        (
+            *found.measurements,
             Measurement("amp-sweep-smallest", _g(10.0**SWEEP_LOW), "text"),
             Measurement("amp-sweep-largest", _g(10.0**SWEEP_HIGH), "text"),
-            Measurement("amp-survive-float32", kept32, "count"),
-            Measurement("amp-survive-bfloat16", kept_bf16, "count"),
-            Measurement("amp-survive-float16", kept_f16, "count"),
-            Measurement("amp-lost-float16", total - kept_f16, "count"),
+            Measurement("amp-sweep-float32-normal-limit", _g(FLOAT32_SMALLEST_NORMAL), "text"),
+        ),
+    )
+
+
+def control_underflow_float32(device: Device) -> Observation:
+    import torch
+
+    return _underflow_rule(device, torch.float32)
+
+
+def _scaler_rule(device: Device, scaled: bool) -> Observation:
+    import torch
+
+    found = gradient_sweep(device, torch.float16, scaled=scaled)
+    scale = torch.amp.GradScaler(device).get_scale() if scaled else 1.0
+    kept_from = found.kept(SCALER_KEEPS_FROM)
+    expected = found.count(SCALER_KEEPS_FROM)
+    kept_below = found.kept(0.0, SCALER_LOSES_BELOW)
+    key = "scaled" if scaled else "unscaled"
+    return Observation(
+        holds=kept_from == expected and kept_below == 0,
+        rule="holds if every gradient of the sweep from 1e-12 up arrives non-zero through "
+        "float16 and every one below 1e-13 arrives as zero"
+        + (", with a GradScaler at its initial scale" if scaled else ", without scaling"),
+        measurements=(
+            Measurement(f"amp-{key}-kept-from-1e-12", kept_from, "count"),
+            Measurement(f"amp-{key}-sweep-from-1e-12", expected, "count"),
+            Measurement(f"amp-{key}-kept-below-1e-13", kept_below, "count"),
+            Measurement(f"amp-{key}-smallest-kept", _g(found.smallest_kept()), "text"),
+            Measurement(
+                f"amp-{key}-max-relative-error",
+                round(found.max_relative_error(SCALER_KEEPS_FROM), 6),
+                "ratio",
+            ),
+            Measurement(f"amp-{key}-scale", _g(scale), "text"),
+            Measurement(f"amp-survive-float16-{key}", found.kept(), "count"),
         ),
     )
 
 
 def probe_scaler_recovers_gradients(device: Device) -> Observation:
-    import torch
+    return _scaler_rule(device, scaled=True)
 
-    kept, total = surviving_gradients(device, torch.float16, scaled=True)
-    scale = torch.amp.GradScaler(device).get_scale()
-    return Observation(
-        holds=kept == total,
-        rule="holds if, with a GradScaler at its initial scale, every gradient of the sweep "
-        "arrives non-zero through float16",
-        measurements=(
-            Measurement("amp-survive-float16-scaled", kept, "count"),
-            Measurement("amp-scaled-sweep-count", total, "count"),
-            Measurement("amp-sweep-scale", _g(scale), "text"),
-        ),
-    )
+
+def control_scaler_unscaled(device: Device) -> Observation:
+    return _scaler_rule(device, scaled=False)
 
 
 # -- GradScaler ----------------------------------------------------------------------------
 
 
 def probe_scale_multiplies_loss(device: Device) -> Observation:
+    return _scale_rule(device, enabled=True)
+
+
+def control_disabled_scaler(device: Device) -> Observation:
+    return _scale_rule(device, enabled=False)
+
+
+def _scale_rule(device: Device, enabled: bool) -> Observation:
     import torch
 
-    scaler = torch.amp.GradScaler(device)
+    scaler = torch.amp.GradScaler(device, enabled=enabled)
     loss = torch.tensor(0.75, device=device)
     ratio = float((scaler.scale(loss) / loss).item())
     scale = scaler.get_scale()
     return Observation(
         holds=ratio == scale == 2.0**16,
-        rule="holds if scale(loss) / loss equals get_scale(), and a new scaler's scale is 2**16",
+        rule=f"holds if scale(loss) / loss equals get_scale(), and a new scaler's (enabled="
+        f"{enabled}) scale is 2**16",
         measurements=(
             Measurement("amp-scale-ratio", _g(ratio), "text"),
             Measurement("amp-initial-scale", _g(scale), "text"),
@@ -452,7 +773,7 @@ def probe_scale_multiplies_loss(device: Device) -> Observation:
     )
 
 
-def _scaled_and_reference_grads(device: str) -> dict[str, Any]:
+def _scaled_and_reference_grads(device: str, unscale: bool = True) -> dict[str, Any]:
     """Gradients of one float32 model: unscaled, scaled, after unscale_, and the norms."""
     import torch
 
@@ -472,7 +793,8 @@ def _scaled_and_reference_grads(device: str) -> dict[str, Any]:
     scaler.scale(model(x).square().mean()).backward()
     scaled = [p.grad.clone() for p in model.parameters() if p.grad is not None]
     norm_before = float(torch.nn.utils.clip_grad_norm_(model.parameters(), float("inf")))
-    scaler.unscale_(optimizer)
+    if unscale:
+        scaler.unscale_(optimizer)
     unscaled = [p.grad.clone() for p in model.parameters() if p.grad is not None]
     norm_after = float(torch.nn.utils.clip_grad_norm_(model.parameters(), float("inf")))
     return {
@@ -492,7 +814,15 @@ def _max_relative_difference(got: list[Any], want: list[Any]) -> float:
 
 
 def probe_unscale_restores(device: Device) -> Observation:
-    run = _scaled_and_reference_grads(device)
+    return _unscale_rule(device, unscale=True)
+
+
+def control_without_unscale(device: Device) -> Observation:
+    return _unscale_rule(device, unscale=False)
+
+
+def _unscale_rule(device: Device, unscale: bool) -> Observation:
+    run = _scaled_and_reference_grads(device, unscale)
     scale = run["scale"]
     before = _max_relative_difference(run["scaled"], [r * scale for r in run["reference"]])
     after = _max_relative_difference(run["unscaled"], run["reference"])
@@ -500,7 +830,7 @@ def probe_unscale_restores(device: Device) -> Observation:
         holds=before <= 1e-6 and after <= 1e-6,
         rule="holds if, within a relative difference of 1e-6, the gradients after backward of "
         "the scaled loss are the scale times the unscaled ones, and after unscale_ they equal "
-        "the unscaled ones",
+        "the unscaled ones" + ("" if unscale else " (unscale_ is not called)"),
         measurements=(
             Measurement("amp-unscale-scale", _g(scale), "text"),
             Measurement("amp-scaled-grads-difference", _g(before), "text"),
@@ -510,17 +840,34 @@ def probe_unscale_restores(device: Device) -> Observation:
 
 
 def probe_clip_needs_unscale(device: Device) -> Observation:
-    run = _scaled_and_reference_grads(device)
+    return _clip_rule(device, unscale=True)
+
+
+def control_clip_without_unscale(device: Device) -> Observation:
+    return _clip_rule(device, unscale=False)
+
+
+def _clip_rule(device: Device, unscale: bool) -> Observation:
+    run = _scaled_and_reference_grads(device, unscale)
     ratio = run["norm_before"] / run["norm_after"]
     return Observation(
         holds=abs(ratio / run["scale"] - 1) <= 1e-5,
         rule="holds if the gradient norm measured before unscale_ is the scale times the norm "
-        "measured after it, within a relative 1e-5",
+        "measured after it, within a relative 1e-5"
+        + ("" if unscale else " (unscale_ is not called)"),
         measurements=(Measurement("amp-clip-norm-ratio", _g(ratio), "text"),),
     )
 
 
 def probe_step_unscales(device: Device) -> Observation:
+    return _step_rule(device, through_scaler=True)
+
+
+def control_optimizer_step_directly(device: Device) -> Observation:
+    return _step_rule(device, through_scaler=False)
+
+
+def _step_rule(device: Device, through_scaler: bool) -> Observation:
     import torch
 
     lr = 0.5
@@ -530,15 +877,20 @@ def probe_step_unscales(device: Device) -> Observation:
         optimizer = torch.optim.SGD([weight], lr=lr)
         scaler: Any = torch.amp.GradScaler(device)
         scaler.scale((weight * torch.tensor([1.0, 2.0, 3.0], device=device)).sum()).backward()
-        if explicit:
+        if explicit and through_scaler:
             scaler.unscale_(optimizer)
-        scaler.step(optimizer)
+        if through_scaler:
+            scaler.step(optimizer)
+        else:
+            optimizer.step()
         updated.append(weight.detach().cpu())
     expected = torch.tensor([1.0, 1.0, 1.0]) - lr * torch.tensor([1.0, 2.0, 3.0])
     return Observation(
         holds=all(torch.equal(u, expected) for u in updated),
-        rule="holds if scaler.step applies the true (unscaled) gradient to the weight, both "
-        "after an explicit unscale_ and without one",
+        rule="holds if "
+        + ("scaler.step" if through_scaler else "optimizer.step, called directly,")
+        + " applies the true (unscaled) gradient to the weight, both after an explicit "
+        "unscale_ and without one",
         measurements=(
             Measurement("amp-step-after-unscale", str(updated[0].tolist()), "text"),
             Measurement("amp-step-without-unscale", str(updated[1].tolist()), "text"),
@@ -548,7 +900,7 @@ def probe_step_unscales(device: Device) -> Observation:
 
 
 def _overflow_steps(
-    device: str, iterations: int, *, recreate: bool
+    device: str, iterations: int, *, recreate: bool, enabled: bool = True
 ) -> tuple[list[bool], list[float]]:
     """Train one float32 weight whose float16 gradient overflows at the initial scale.
 
@@ -562,12 +914,12 @@ def _overflow_steps(
     weight = torch.ones(1, 1, device=device, requires_grad=True)
     ones = torch.ones(1, 1, device=device)
     optimizer = torch.optim.SGD([weight], lr=0.1)
-    scaler: Any = torch.amp.GradScaler(device)
+    scaler: Any = torch.amp.GradScaler(device, enabled=enabled)
     stepped: list[bool] = []
     scales: list[float] = []
     for _ in range(iterations):
         if recreate:
-            scaler = torch.amp.GradScaler(device)
+            scaler = torch.amp.GradScaler(device, enabled=enabled)
         optimizer.zero_grad()
         with torch.autocast(device, dtype=torch.float16):
             product = weight @ ones
@@ -599,14 +951,23 @@ def _clean_growth(device: str, iterations: int) -> list[float]:
 
 
 def probe_skips_nonfinite_steps(device: Device) -> Observation:
-    stepped, scales = _overflow_steps(device, 3, recreate=False)
+    return _skip_rule(device, enabled=True)
+
+
+def control_disabled_scaler_steps(device: Device) -> Observation:
+    return _skip_rule(device, enabled=False)
+
+
+def _skip_rule(device: Device, enabled: bool) -> Observation:
+    stepped, scales = _overflow_steps(device, 3, recreate=False, enabled=enabled)
     growth = _clean_growth(device, 3)
     skipped = stepped.count(False)
     return Observation(
         holds=stepped == [False, False, True]
         and scales == [2.0**15, 2.0**14, 2.0**14]
         and growth == [4.0, 8.0, 8.0],
-        rule="holds if the two iterations whose float16 gradients overflow leave the weight "
+        rule=f"holds if, with a GradScaler (enabled={enabled}), the two iterations whose "
+        "float16 gradients overflow at the initial scale leave the weight "
         "unchanged and halve the scale, the third updates the weight, and a scaler with "
         "init_scale=4 and growth_interval=2 doubles its scale after its second clean step",
         measurements=(
@@ -619,14 +980,24 @@ def probe_skips_nonfinite_steps(device: Device) -> Observation:
 
 
 def probe_scaler_lives_across_iterations(device: Device) -> Observation:
+    return _lives_rule(device, keep_first=True)
+
+
+def control_both_scalers_recreated(device: Device) -> Observation:
+    return _lives_rule(device, keep_first=False)
+
+
+def _lives_rule(device: Device, keep_first: bool) -> Observation:
     iterations = 4
-    kept, _ = _overflow_steps(device, iterations, recreate=False)
+    kept, _ = _overflow_steps(device, iterations, recreate=not keep_first)
     recreated, scales = _overflow_steps(device, iterations, recreate=True)
     return Observation(
         holds=recreated.count(True) == 0 and kept.count(True) > 0,
         rule="holds if, over four iterations whose gradient overflows float16 at the initial "
-        "scale, a scaler created once updates the weight at least once and a scaler created "
-        "anew in every iteration never does",
+        "scale, the first scaler ("
+        + ("created once" if keep_first else "created anew in every iteration too")
+        + ") updates the weight at least once and a scaler created anew in every iteration "
+        "never does",
         measurements=(
             Measurement("amp-scaler-iterations", iterations, "count"),
             Measurement("amp-kept-scaler-steps", kept.count(True), "count"),
@@ -636,28 +1007,59 @@ def probe_scaler_lives_across_iterations(device: Device) -> Observation:
     )
 
 
-def probe_scaler_refuses_float16_grads(device: Device) -> Observation:
+def _unscale_error(device: Device, dtype: Any) -> str:
     import torch
 
-    model = torch.nn.Linear(4, 2).to(device=device, dtype=torch.float16)
+    model = torch.nn.Linear(4, 2).to(device=device, dtype=dtype)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     scaler = torch.amp.GradScaler(device)
-    x = torch.ones(3, 4, device=device, dtype=torch.float16)
+    x = torch.ones(3, 4, device=device, dtype=dtype)
     scaler.scale(model(x).float().sum()).backward()
-    error = error_text(lambda: scaler.unscale_(optimizer))
+    return error_text(lambda: scaler.unscale_(optimizer))
+
+
+def _refuses_rule(device: Device, refused: Any) -> Observation:
+    import torch
+
+    error = _unscale_error(device, refused)
+    bf16 = _unscale_error(device, torch.bfloat16)
+    name = dtype_name(refused)
     return Observation(
-        holds=error.startswith("ValueError") and "FP16" in error,
-        rule="holds if unscale_ raises a ValueError about FP16 gradients when the parameters "
-        "are float16",
-        measurements=(Measurement("amp-float16-params-error", error, "exception"),),
+        holds=error.startswith("ValueError") and "FP16" in error and bf16 == "no error",
+        rule=f"holds if unscale_ raises a ValueError about FP16 gradients when the parameters "
+        f"are {name}, and accepts bfloat16 parameters' gradients",
+        measurements=(
+            Measurement(f"amp-{name}-params-error", error, "exception"),
+            Measurement(f"amp-bfloat16-params-error-vs-{name}", bf16, "exception"),
+        ),
     )
 
 
+def probe_scaler_refuses_float16_grads(device: Device) -> Observation:
+    import torch
+
+    return _refuses_rule(device, torch.float16)
+
+
+def control_scaler_float32_params(device: Device) -> Observation:
+    import torch
+
+    return _refuses_rule(device, torch.float32)
+
+
 def probe_cuda_scaler_needs_cuda(device: Device) -> Observation:
+    return _cuda_scaler_rule(requested=True)
+
+
+def control_cuda_scaler_switched_off(device: Device) -> Observation:
+    return _cuda_scaler_rule(requested=False)
+
+
+def _cuda_scaler_rule(requested: bool) -> Observation:
     import torch
 
     available = torch.cuda.is_available()
-    scaler, caught = caught_warnings(lambda: torch.amp.GradScaler("cuda"))
+    scaler, caught = caught_warnings(lambda: torch.amp.GradScaler("cuda", enabled=requested))
     message = next((m for c, m in caught if c == "UserWarning"), "no warning")
     enabled = scaler.is_enabled()
     default, _ = caught_warnings(torch.amp.GradScaler)
@@ -666,9 +1068,9 @@ def probe_cuda_scaler_needs_cuda(device: Device) -> Observation:
         holds=default_device == "cuda"
         and enabled == available
         and (available or "CUDA is not available" in message),
-        rule="holds if GradScaler() without a device is a CUDA scaler, and GradScaler('cuda') "
-        "is enabled exactly when CUDA is available and warns that CUDA is not available when it "
-        "disables itself",
+        rule="holds if GradScaler() without a device is a CUDA scaler, and GradScaler('cuda', "
+        f"enabled={requested}) is enabled exactly when CUDA is available and warns that CUDA "
+        "is not available when it disables itself",
         measurements=(
             Measurement("amp-default-scaler-device", default_device, "text"),
             Measurement("amp-cuda-scaler-available", available, "bool"),
@@ -704,18 +1106,28 @@ def _reference_grad_a(b: Any) -> Any:
 
 
 def probe_decorators_need_device_type(device: Device) -> Observation:
+    return _device_type_rule(given=False)
+
+
+def control_with_device_type(device: Device) -> Observation:
+    return _device_type_rule(given=True)
+
+
+def _device_type_rule(given: bool) -> Observation:
     import torch
 
     def forward(ctx: Any, x: Any) -> Any:
         return x
 
-    amp: Any = torch.amp  # the calls below are wrong on purpose
-    fwd_error = error_text(lambda: amp.custom_fwd(forward))
-    bwd_error = error_text(lambda: amp.custom_bwd(forward))
+    amp: Any = torch.amp  # without device_type, the calls below are wrong on purpose
+    extra = {"device_type": "cpu"} if given else {}
+    fwd_error = error_text(lambda: amp.custom_fwd(forward, **extra))
+    bwd_error = error_text(lambda: amp.custom_bwd(forward, **extra))
     return Observation(
         holds=all(e.startswith("TypeError") and "device_type" in e for e in (fwd_error, bwd_error)),
-        rule="holds if torch.amp.custom_fwd and torch.amp.custom_bwd applied without "
-        "device_type raise a TypeError naming device_type",
+        rule="holds if torch.amp.custom_fwd and torch.amp.custom_bwd applied "
+        + ("with" if given else "without")
+        + " device_type raise a TypeError naming device_type",
         measurements=(
             Measurement("amp-custom-fwd-no-device-type", fwd_error, "exception"),
             Measurement("amp-custom-bwd-no-device-type", bwd_error, "exception"),
@@ -723,11 +1135,12 @@ def probe_decorators_need_device_type(device: Device) -> Observation:
     )
 
 
-def _undecorated_error(device: str) -> str:
-    """What backward of an undecorated matmul Function raises after a float16 forward."""
+def _undecorated_error(device: str, decorated: bool = False) -> str:
+    """What backward of a matmul Function raises after a float16 forward: undecorated, or
+    (``decorated``) with torch.amp's custom_fwd and custom_bwd."""
     import torch
 
-    function, _ = matmul_function(device)
+    function, _ = _decorated(device) if decorated else matmul_function(device)
     a, b = matmul_inputs(device)
     with torch.autocast(device, dtype=torch.float16):
         out = function.apply(a, b)
@@ -735,44 +1148,77 @@ def _undecorated_error(device: str) -> str:
 
 
 def probe_undecorated_function_fails(device: Device) -> Observation:
-    error = _undecorated_error(device)
+    return _undecorated_rule(device, decorated=False)
+
+
+def control_decorated_function(device: Device) -> Observation:
+    return _undecorated_rule(device, decorated=True)
+
+
+def _undecorated_rule(device: Device, decorated: bool) -> Observation:
+    error = _undecorated_error(device, decorated)
     return Observation(
         holds=error.startswith("RuntimeError") and "same dtype" in error,
-        rule="holds if backward, called after a forward under float16 autocast, raises a "
-        "RuntimeError about mismatched dtypes",
-        measurements=(Measurement("amp-undecorated-error", error, "exception"),),
+        rule="holds if backward"
+        + (" (custom_fwd and custom_bwd applied)" if decorated else "")
+        + ", called after a forward under float16 autocast, raises a RuntimeError about "
+        "mismatched dtypes",
+        measurements=(
+            Measurement(
+                "amp-decorated-error" if decorated else "amp-undecorated-error", error, "exception"
+            ),
+        ),
     )
 
 
 def probe_simple_function_needs_nothing(device: Device) -> Observation:
-    error = _undecorated_error(device)
+    return _simple_rule(device, decorated=False)
+
+
+def control_simple_function_decorated(device: Device) -> Observation:
+    return _simple_rule(device, decorated=True)
+
+
+def _simple_rule(device: Device, decorated: bool) -> Observation:
+    error = _undecorated_error(device, decorated)
     return Observation(
         holds=error == "no error",
-        rule="holds if a Function made of one matrix product (and two in backward), without "
-        "custom_fwd and custom_bwd, completes forward under float16 autocast and backward",
+        rule="holds if a Function made of one matrix product (and two in backward), "
+        + ("with" if decorated else "without")
+        + " custom_fwd and custom_bwd, completes forward under float16 autocast and backward",
         measurements=(Measurement("amp-one-line-function-error", error, "exception"),),
     )
 
 
-def _decorated_run(device: str) -> tuple[Any, Any, Any]:
-    """Forward under float16 autocast and backward outside, with both decorators."""
+def _decorated_run(device: str, autocast: bool = True) -> tuple[Any, Any, Any]:
+    """Forward under float16 autocast (or outside it) and backward outside, with both
+    decorators."""
     import torch
 
     function, log = _decorated(device)
     a, b = matmul_inputs(device)
-    with torch.autocast(device, dtype=torch.float16):
+    with torch.autocast(device, dtype=torch.float16, enabled=autocast):
         out = function.apply(a, b)
     out.float().sum().backward()
     return log, a, b
 
 
 def probe_custom_bwd_reuses_state(device: Device) -> Observation:
-    log, _, _ = _decorated_run(device)
+    return _reuses_state_rule(device, autocast=True)
+
+
+def control_forward_outside_autocast(device: Device) -> Observation:
+    return _reuses_state_rule(device, autocast=False)
+
+
+def _reuses_state_rule(device: Device, autocast: bool) -> Observation:
+    log, _, _ = _decorated_run(device, autocast)
     return Observation(
         holds=log.forward_state == log.backward_state == (True, "float16")
         and log.backward_dtypes["grad_a"] == "float16",
         rule="holds if forward and backward both run with autocast enabled at float16 and the "
-        "products computed in backward are float16",
+        "products computed in backward are float16"
+        + ("" if autocast else " (forward called outside autocast)"),
         measurements=(
             Measurement("amp-forward-autocast-enabled", log.forward_state[0], "bool"),
             Measurement("amp-forward-autocast-dtype", log.forward_state[1], "dtype"),
@@ -795,22 +1241,58 @@ def probe_custom_bwd_higher_precision(device: Device) -> Observation:
         out = function.apply(a32, b32)
     out.sum().backward()
     float32_error = relative_error(a32.grad, _reference_grad_a(b32))
+    found = _backward_precision_rule(log.backward_dtypes["grad_a"], cast=False)
     return Observation(
-        holds=log.backward_dtypes["grad_a"] == "float32",
-        rule="holds if the gradients that backward computes under custom_bwd, after a float16 "
-        "forward, are float32",
-        measurements=(
-            Measurement("amp-custom-bwd-grad-dtype", log.backward_dtypes["grad_a"], "dtype"),
+        found.holds,
+        found.rule,
+        (
+            *found.measurements,
             Measurement("amp-custom-bwd-grad-error", f"{low_error:.2e}", "text"),
             Measurement("amp-cast-inputs-grad-error", f"{float32_error:.2e}", "text"),
         ),
     )
 
 
-def probe_cast_inputs_float32(device: Device) -> Observation:
+def _backward_precision_rule(grad_dtype: str, cast: bool) -> Observation:
+    return Observation(
+        holds=grad_dtype == "float32",
+        rule="holds if the gradients that backward computes under custom_bwd, after a float16 "
+        "forward" + (" with cast_inputs=torch.float32" if cast else "") + ", are float32",
+        measurements=(
+            Measurement(
+                "amp-cast-inputs-bwd-grad-dtype" if cast else "amp-custom-bwd-grad-dtype",
+                grad_dtype,
+                "dtype",
+            ),
+        ),
+    )
+
+
+def control_cast_inputs_backward(device: Device) -> Observation:
     import torch
 
     function, log = _decorated(device, cast_inputs=torch.float32)
+    a, b = matmul_inputs(device)
+    with torch.autocast(device, dtype=torch.float16):
+        out = function.apply(a, b)
+    out.sum().backward()
+    return _backward_precision_rule(log.backward_dtypes["grad_a"], cast=True)
+
+
+def probe_cast_inputs_float32(device: Device) -> Observation:
+    import torch
+
+    return _cast_inputs_rule(device, torch.float32)
+
+
+def control_without_cast_inputs(device: Device) -> Observation:
+    return _cast_inputs_rule(device, None)
+
+
+def _cast_inputs_rule(device: Device, cast: Any) -> Observation:
+    import torch
+
+    function, log = _decorated(device, cast_inputs=cast)
     a, b = matmul_inputs(device)
     with torch.autocast(device, dtype=torch.float16):
         out = function.apply(a.half(), b.bfloat16())
@@ -820,7 +1302,7 @@ def probe_cast_inputs_float32(device: Device) -> Observation:
     inside = dict(log.forward_dtypes)
     grad_dtype = log.backward_dtypes["grad_a"]
 
-    outside_function, outside_log = _decorated(device, cast_inputs=torch.float32)
+    outside_function, outside_log = _decorated(device, cast_inputs=cast)
     a16, b16 = (t.detach().half() for t in matmul_inputs(device))
     outside_function.apply(a16, b16)
     outside = outside_log.forward_dtypes["a"]
@@ -830,7 +1312,8 @@ def probe_cast_inputs_float32(device: Device) -> Observation:
         and inside == {"a": "float32", "b": "float32", "out": "float32"}
         and grad_dtype == "float32"
         and outside == "float16",
-        rule="holds if, inside float16 autocast, forward receives a float16 and a bfloat16 "
+        rule=f"holds if, with cast_inputs={cast} and inside float16 autocast, forward "
+        "receives a float16 and a bfloat16 "
         "argument as float32, runs with autocast disabled and returns float32, backward also "
         "runs with autocast disabled and computes float32 gradients, and outside autocast a "
         "float16 argument stays float16",
@@ -846,12 +1329,22 @@ def probe_cast_inputs_float32(device: Device) -> Observation:
 
 
 def probe_custom_bwd_needs_custom_fwd(device: Device) -> Observation:
+    return _needs_fwd_rule(device, with_fwd=False)
+
+
+def control_with_custom_fwd(device: Device) -> Observation:
+    return _needs_fwd_rule(device, with_fwd=True)
+
+
+def _needs_fwd_rule(device: Device, with_fwd: bool) -> Observation:
     import torch
 
     errors = []
     for inside in (True, False):
         function, _ = matmul_function(
-            device, backward_decorator=torch.amp.custom_bwd(device_type=device)
+            device,
+            forward_decorator=torch.amp.custom_fwd(device_type=device) if with_fwd else None,
+            backward_decorator=torch.amp.custom_bwd(device_type=device),
         )
         a, b = matmul_inputs(device)
         with torch.autocast(device, dtype=torch.float16, enabled=inside):
@@ -859,7 +1352,9 @@ def probe_custom_bwd_needs_custom_fwd(device: Device) -> Observation:
         errors.append(error_text(out.float().sum().backward))
     return Observation(
         holds=all(e.startswith("AttributeError") and "_fwd_used_autocast" in e for e in errors),
-        rule="holds if backward decorated with custom_bwd, of a forward without custom_fwd, "
+        rule="holds if backward decorated with custom_bwd, of a forward "
+        + ("with" if with_fwd else "without")
+        + " custom_fwd, "
         "raises an AttributeError about _fwd_used_autocast, whether forward ran under "
         "autocast or not",
         measurements=(
@@ -869,10 +1364,20 @@ def probe_custom_bwd_needs_custom_fwd(device: Device) -> Observation:
     )
 
 
-def probe_custom_bwd_cuda_only(device: Device) -> Observation:
+def _custom_bwd_on_cpu(decorators: str) -> Observation:
+    """Whether a Function decorated with ``torch.amp`` (device_type='cpu') or with the
+    ``torch.cuda.amp`` decorators works under CPU autocast, backward included."""
     import torch
 
-    function, log = _decorated("cpu")
+    if decorators == "torch.amp":
+        function, log = _decorated("cpu")
+    else:
+        (forward, backward), _ = caught_warnings(
+            lambda: (torch.cuda.amp.custom_fwd, torch.cuda.amp.custom_bwd)
+        )
+        (function, log), _ = caught_warnings(
+            lambda: matmul_function("cpu", forward_decorator=forward, backward_decorator=backward)
+        )
     a, b = matmul_inputs("cpu")
 
     def run() -> None:
@@ -882,15 +1387,17 @@ def probe_custom_bwd_cuda_only(device: Device) -> Observation:
 
     error = error_text(run)
     enabled = bool(log.backward_state and log.backward_state[0])
+    prefix = "amp-cpu-custom-bwd" if decorators == "torch.amp" else "amp-cpu-cuda-custom-bwd"
     return Observation(
         holds=error != "no error" or not enabled,
-        rule="holds if torch.amp.custom_bwd(device_type='cpu') fails, or its backward does "
-        "not run under the CPU autocast of its forward",
+        rule=f"holds if a Function decorated with {decorators}'s custom_fwd and custom_bwd "
+        "fails under CPU autocast, or its backward does not run under the CPU autocast of "
+        "its forward",
         measurements=(
-            Measurement("amp-cpu-custom-bwd-error", error, "exception"),
-            Measurement("amp-cpu-custom-bwd-enabled", enabled, "bool"),
+            Measurement(f"{prefix}-error", error, "exception"),
+            Measurement(f"{prefix}-enabled", enabled, "bool"),
             Measurement(
-                "amp-cpu-custom-bwd-dtype",
+                f"{prefix}-dtype",
                 log.backward_state[1] if log.backward_state else "none",
                 "dtype",
             ),
@@ -898,11 +1405,31 @@ def probe_custom_bwd_cuda_only(device: Device) -> Observation:
     )
 
 
+def probe_custom_bwd_cuda_only(device: Device) -> Observation:
+    return _custom_bwd_on_cpu("torch.amp")
+
+
+def control_cuda_amp_custom_bwd(device: Device) -> Observation:
+    return _custom_bwd_on_cpu("torch.cuda.amp")
+
+
 def probe_cuda_decorators_ignore_cpu(device: Device) -> Observation:
+    return _cuda_decorators_rule(cuda_amp=True)
+
+
+def control_amp_decorators_on_cpu(device: Device) -> Observation:
+    return _cuda_decorators_rule(cuda_amp=False)
+
+
+def _cuda_decorators_rule(cuda_amp: bool) -> Observation:
     import torch
 
     (forward, backward), _ = caught_warnings(
-        lambda: (torch.cuda.amp.custom_fwd, torch.cuda.amp.custom_bwd)
+        lambda: (
+            (torch.cuda.amp.custom_fwd, torch.cuda.amp.custom_bwd)
+            if cuda_amp
+            else (torch.amp.custom_fwd(device_type="cpu"), torch.amp.custom_bwd(device_type="cpu"))
+        )
     )
     decorated, _ = caught_warnings(
         lambda: matmul_function("cpu", forward_decorator=forward, backward_decorator=backward)
@@ -914,25 +1441,51 @@ def probe_cuda_decorators_ignore_cpu(device: Device) -> Observation:
     error = error_text(lambda: out.float().sum().backward())
     return Observation(
         holds=error.startswith("RuntimeError") and "same dtype" in error,
-        rule="holds if a matmul Function decorated with torch.cuda.amp.custom_fwd and "
-        "custom_bwd, run under CPU autocast, fails in backward with mismatched dtypes",
-        measurements=(Measurement("amp-cuda-decorators-cpu-error", error, "exception"),),
+        rule="holds if a matmul Function decorated with "
+        + ("torch.cuda.amp" if cuda_amp else "torch.amp (device_type='cpu')")
+        + "'s custom_fwd and custom_bwd, run under CPU autocast, fails in backward with "
+        "mismatched dtypes",
+        measurements=(
+            Measurement(
+                "amp-cuda-decorators-cpu-error" if cuda_amp else "amp-amp-decorators-cpu-error",
+                error,
+                "exception",
+            ),
+        ),
     )
 
 
 def probe_torch_cuda_amp_deprecated(device: Device) -> Observation:
+    return _deprecated_rule(current=False)
+
+
+def control_torch_amp_not_deprecated(device: Device) -> Observation:
+    return _deprecated_rule(current=True)
+
+
+def _deprecated_rule(current: bool) -> Observation:
     import torch
 
     def forward(ctx: Any, x: Any) -> Any:
         return x
 
     cuda_amp: Any = torch.cuda.amp
-    calls: dict[str, Callable[[], Any]] = {
-        "amp-deprecated-autocast": cuda_amp.autocast,
-        "amp-deprecated-gradscaler": cuda_amp.GradScaler,
-        "amp-deprecated-custom-fwd": lambda: cuda_amp.custom_fwd(forward),
-        "amp-deprecated-custom-bwd": lambda: cuda_amp.custom_bwd(forward),
-    }
+    amp: Any = torch.amp
+    calls: dict[str, Callable[[], Any]] = (
+        {
+            "amp-current-autocast": lambda: amp.autocast("cuda"),
+            "amp-current-gradscaler": lambda: amp.GradScaler("cuda"),
+            "amp-current-custom-fwd": lambda: amp.custom_fwd(forward, device_type="cuda"),
+            "amp-current-custom-bwd": lambda: amp.custom_bwd(forward, device_type="cuda"),
+        }
+        if current
+        else {
+            "amp-deprecated-autocast": cuda_amp.autocast,
+            "amp-deprecated-gradscaler": cuda_amp.GradScaler,
+            "amp-deprecated-custom-fwd": lambda: cuda_amp.custom_fwd(forward),
+            "amp-deprecated-custom-bwd": lambda: cuda_amp.custom_bwd(forward),
+        }
+    )
     found = {}
     for key, call in calls.items():
         _, caught = caught_warnings(call)
@@ -941,8 +1494,9 @@ def probe_torch_cuda_amp_deprecated(device: Device) -> Observation:
         )
     return Observation(
         holds=all(v.startswith("FutureWarning") and "torch.amp." in v for v in found.values()),
-        rule="holds if torch.cuda.amp.autocast, GradScaler, custom_fwd and custom_bwd each "
-        "emit a FutureWarning that names their torch.amp replacement",
+        rule=f"holds if {'torch.amp' if current else 'torch.cuda.amp'}.autocast, GradScaler, "
+        "custom_fwd and custom_bwd each emit a FutureWarning that names a torch.amp "
+        "replacement",
         measurements=tuple(Measurement(key, value, "text") for key, value in found.items()),
     )
 
@@ -951,18 +1505,37 @@ def probe_torch_cuda_amp_deprecated(device: Device) -> Observation:
 
 
 def probe_custom_bwd_takes_args(device: Device) -> Observation:
+    return _takes_args_rule(as_article=True)
+
+
+def control_custom_bwd_as_decorator(device: Device) -> Observation:
+    return _takes_args_rule(as_article=False)
+
+
+def _takes_args_rule(as_article: bool) -> Observation:
     import torch
 
-    cuda_amp: Any = torch.cuda.amp  # the calls below are wrong on purpose
+    cuda_amp: Any = torch.cuda.amp  # the article's calls below are wrong on purpose
     amp: Any = torch.amp
     x = torch.ones(3)
     y = x * 2
-    deprecated = error_text(lambda: caught_warnings(lambda: cuda_amp.custom_bwd(x, y, args=(x,))))
-    current = error_text(lambda: amp.custom_bwd(x, y, args=(x,), device_type="cpu"))
+
+    def backward(ctx: Any, grad: Any) -> Any:
+        return grad
+
+    if as_article:
+        deprecated = error_text(
+            lambda: caught_warnings(lambda: cuda_amp.custom_bwd(x, y, args=(x,)))
+        )
+        current = error_text(lambda: amp.custom_bwd(x, y, args=(x,), device_type="cpu"))
+    else:
+        deprecated = error_text(lambda: caught_warnings(lambda: cuda_amp.custom_bwd(backward)))
+        current = error_text(lambda: amp.custom_bwd(backward, device_type="cpu"))
     return Observation(
         holds=deprecated == "no error",
-        rule="holds if torch.cuda.amp.custom_bwd accepts two tensors and an args keyword "
-        "without raising",
+        rule="holds if torch.cuda.amp.custom_bwd accepts "
+        + ("two tensors and an args keyword" if as_article else "a backward function")
+        + " without raising",
         measurements=(
             Measurement("amp-custom-bwd-args-error", deprecated, "exception"),
             Measurement("amp-amp-custom-bwd-args-error", current, "exception"),
@@ -971,42 +1544,64 @@ def probe_custom_bwd_takes_args(device: Device) -> Observation:
 
 
 def probe_custom_bwd_returns_grads(device: Device) -> Observation:
+    return _returns_grads_rule(custom_bwd=True)
+
+
+def control_autograd_grad_returns_grads(device: Device) -> Observation:
+    return _returns_grads_rule(custom_bwd=False)
+
+
+def _returns_grads_rule(custom_bwd: bool) -> Observation:
     import torch
 
     cuda_amp: Any = torch.cuda.amp  # the call below is wrong on purpose
     x = torch.ones(3, requires_grad=True)
-    result, _ = caught_warnings(lambda: cuda_amp.custom_bwd(x))
+    if custom_bwd:
+        result, _ = caught_warnings(lambda: cuda_amp.custom_bwd(x))
+    else:
+        result = torch.autograd.grad((x * 2).sum(), x)
     is_gradient = isinstance(result, torch.Tensor) or (
         isinstance(result, tuple) and all(isinstance(r, torch.Tensor) for r in result)
     )
     return Observation(
         holds=is_gradient,
-        rule="holds if torch.cuda.amp.custom_bwd applied to a tensor returns a tensor or a "
-        "tuple of tensors",
+        rule="holds if "
+        + ("torch.cuda.amp.custom_bwd" if custom_bwd else "torch.autograd.grad")
+        + " applied to a tensor returns a tensor or a tuple of tensors",
         measurements=(
             Measurement("amp-custom-bwd-result-type", type(result).__name__, "text"),
             Measurement("amp-custom-bwd-result-name", getattr(result, "__name__", "?"), "text"),
             Measurement(
-                "amp-custom-bwd-result-call-error", error_text(lambda: result(x)), "exception"
+                "amp-custom-bwd-result-call-error",
+                error_text(lambda: result(x)) if callable(result) else "not callable",
+                "exception",
             ),
         ),
     )
 
 
 def probe_amp_backward_exists(device: Device) -> Observation:
+    return _has_attribute_rule("backward")
+
+
+def control_amp_autocast_exists(device: Device) -> Observation:
+    return _has_attribute_rule("autocast")
+
+
+def _has_attribute_rule(name: str) -> Observation:
     import torch
 
-    in_cuda_amp = hasattr(torch.cuda.amp, "backward")
-    in_amp = hasattr(torch.amp, "backward")
+    in_cuda_amp = hasattr(torch.cuda.amp, name)
+    in_amp = hasattr(torch.amp, name)
     return Observation(
         holds=in_cuda_amp or in_amp,
-        rule="holds if torch.cuda.amp or torch.amp has an attribute named backward",
+        rule=f"holds if torch.cuda.amp or torch.amp has an attribute named {name}",
         measurements=(
-            Measurement("amp-cuda-amp-has-backward", in_cuda_amp, "bool"),
-            Measurement("amp-amp-has-backward", in_amp, "bool"),
+            Measurement(f"amp-cuda-amp-has-{name}", in_cuda_amp, "bool"),
+            Measurement(f"amp-amp-has-{name}", in_amp, "bool"),
             Measurement(
-                "amp-cuda-amp-backward-error",
-                error_text(lambda: getattr(torch.cuda.amp, "backward")),  # noqa: B009
+                f"amp-cuda-amp-{name}-error",
+                error_text(lambda: getattr(torch.cuda.amp, name)),
                 "exception",
             ),
         ),
@@ -1014,24 +1609,40 @@ def probe_amp_backward_exists(device: Device) -> Observation:
 
 
 def probe_gradscaler_has_unscale(device: Device) -> Observation:
+    return _scaler_method_rule("unscale")
+
+
+def control_gradscaler_has_unscale_underscore(device: Device) -> Observation:
+    return _scaler_method_rule("unscale_")
+
+
+def _scaler_method_rule(name: str) -> Observation:
     import torch
 
     scaler: Any = torch.amp.GradScaler("cpu")
-    found = hasattr(scaler, "unscale")
+    found = hasattr(scaler, name)
     return Observation(
         holds=found,
-        rule="holds if a GradScaler has a method named unscale (without the underscore)",
+        rule=f"holds if a GradScaler has a method named {name}",
         measurements=(
             Measurement("amp-scaler-has-unscale", found, "bool"),
             Measurement("amp-scaler-has-unscale-underscore", hasattr(scaler, "unscale_"), "bool"),
             Measurement(
-                "amp-scaler-unscale-error", error_text(lambda: scaler.unscale), "exception"
+                "amp-scaler-unscale-error", error_text(lambda: getattr(scaler, name)), "exception"
             ),
         ),
     )
 
 
 def probe_autograd_grad_takes_args(device: Device) -> Observation:
+    return _grad_parameter_rule("args")
+
+
+def control_autograd_grad_takes_inputs(device: Device) -> Observation:
+    return _grad_parameter_rule("inputs")
+
+
+def _grad_parameter_rule(name: str) -> Observation:
     import inspect
 
     import torch
@@ -1041,10 +1652,10 @@ def probe_autograd_grad_takes_args(device: Device) -> Observation:
     grad: Any = torch.autograd.grad  # the call below is wrong on purpose
     parameters = inspect.signature(grad).parameters
     return Observation(
-        holds="args" in parameters,
-        rule="holds if torch.autograd.grad has a parameter named args",
+        holds=name in parameters,
+        rule=f"holds if torch.autograd.grad has a parameter named {name}",
         measurements=(
-            Measurement("amp-grad-has-args", "args" in parameters, "bool"),
+            Measurement(f"amp-grad-has-{name}", name in parameters, "bool"),
             Measurement(
                 "amp-grad-args-error",
                 error_text(lambda: grad(y, x, args=(x,))),
@@ -1080,6 +1691,27 @@ UNINDENTED_CLASS = (
 )
 
 
+#: The same two blocks with their indentation restored.
+INDENTED_FUNCTION = (
+    "import math\n"
+    "import warnings\n"
+    "def halve(values):\n"
+    "    # a comment line\n"
+    "    with warnings.catch_warnings():\n"
+    "        result = [v / 2 for v in values]\n"
+    "    return result\n"
+)
+INDENTED_CLASS = (
+    "import math\n"
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "# a comment line\n"
+    "class Halver(nn.Module):\n"
+    "    def forward(self, x):\n"
+    "        return x / 2\n"
+)
+
+
 def _compile_error(source: str) -> tuple[str, int]:
     try:
         compile(source, "<block>", "exec")
@@ -1089,12 +1721,20 @@ def _compile_error(source: str) -> tuple[str, int]:
 
 
 def probe_unindented_function(device: Device) -> Observation:
-    error, line = _compile_error(UNINDENTED_FUNCTION)
+    return _function_block_rule(UNINDENTED_FUNCTION)
+
+
+def control_indented_function(device: Device) -> Observation:
+    return _function_block_rule(INDENTED_FUNCTION)
+
+
+def _function_block_rule(source: str) -> Observation:
+    error, line = _compile_error(source)
     return Observation(
         holds=error.startswith("IndentationError")
         and "after function definition on line 3" in error
         and line == 5,
-        rule="holds if compiling the unindented block raises IndentationError at its line 5, "
+        rule="holds if compiling the block raises IndentationError at its line 5, "
         "expecting an indented block after the function definition on line 3",
         measurements=(
             Measurement("amp-unindented-function-error", error, "exception"),
@@ -1104,12 +1744,20 @@ def probe_unindented_function(device: Device) -> Observation:
 
 
 def probe_unindented_class(device: Device) -> Observation:
-    error, line = _compile_error(UNINDENTED_CLASS)
+    return _class_block_rule(UNINDENTED_CLASS)
+
+
+def control_indented_class(device: Device) -> Observation:
+    return _class_block_rule(INDENTED_CLASS)
+
+
+def _class_block_rule(source: str) -> Observation:
+    error, line = _compile_error(source)
     return Observation(
         holds=error.startswith("IndentationError")
         and "after class definition on line 5" in error
         and line == 6,
-        rule="holds if compiling the unindented block raises IndentationError at its line 6, "
+        rule="holds if compiling the block raises IndentationError at its line 6, "
         "expecting an indented block after the class definition on line 5",
         measurements=(
             Measurement("amp-unindented-class-error", error, "exception"),
@@ -1119,6 +1767,14 @@ def probe_unindented_class(device: Device) -> Observation:
 
 
 def probe_block_a_restored(device: Device) -> Observation:
+    return _block_a_rule(as_article=True)
+
+
+def control_block_a_with_decorator_call(device: Device) -> Observation:
+    return _block_a_rule(as_article=False)
+
+
+def _block_a_rule(as_article: bool) -> Observation:
     import torch
 
     cuda_amp: Any = torch.cuda.amp  # the article's spelling, and its wrong call
@@ -1130,7 +1786,10 @@ def probe_block_a_restored(device: Device) -> Observation:
     def run() -> tuple[str, str]:
         values = torch.randn(10, 20)
         result = lower_precision_relu(values)
-        error = error_text(lambda: cuda_amp.custom_bwd(values, result, args=(values,)))
+        if as_article:
+            error = error_text(lambda: cuda_amp.custom_bwd(values, result, args=(values,)))
+        else:
+            error = error_text(lambda: cuda_amp.custom_bwd(lower_precision_relu))
         return dtype_name(result.dtype), error
 
     (relu_dtype, error), caught = caught_warnings(run)
@@ -1138,8 +1797,9 @@ def probe_block_a_restored(device: Device) -> Observation:
     return Observation(
         holds=relu_dtype == "float32" and error.startswith("TypeError") and "'args'" in error,
         rule="holds if, in our restored version of the block, relu of a CPU tensor inside "
-        "torch.cuda.amp.autocast(dtype=torch.float16) returns float32 and the custom_bwd call "
-        "then raises TypeError about the keyword args",
+        "torch.cuda.amp.autocast(dtype=torch.float16) returns float32 and the custom_bwd call"
+        + (" " if as_article else " (used as a decorator) ")
+        + "then raises TypeError about the keyword args",
         measurements=(
             Measurement("amp-block-a-relu-dtype", relu_dtype, "dtype"),
             Measurement("amp-block-a-error", error, "exception"),
@@ -1149,26 +1809,44 @@ def probe_block_a_restored(device: Device) -> Observation:
 
 
 def probe_default_argument_nameerror(device: Device) -> Observation:
-    source = "def pick(first, rest=(later,)):\n    return first\nlater = 1\n"
+    return _default_argument_rule("def pick(first, rest=(later,)):\n    return first\nlater = 1\n")
+
+
+def control_default_argument_assigned_first(device: Device) -> Observation:
+    return _default_argument_rule("later = 1\ndef pick(first, rest=(later,)):\n    return first\n")
+
+
+def _default_argument_rule(source: str) -> Observation:
     error = error_text(lambda: exec(source, {}))
     return Observation(
         holds=error.startswith("NameError") and "later" in error,
-        rule="holds if defining a function whose default argument names a variable assigned "
-        "only after the definition raises NameError",
+        rule="holds if running the definition of a function whose default argument names "
+        f"`later` raises NameError ({'after' if source.startswith('def') else 'before'} "
+        "`later` is assigned)",
         measurements=(Measurement("amp-default-argument-error", error, "exception"),),
     )
 
 
 def probe_relu_model_empty_optimizer(device: Device) -> Observation:
+    return _empty_optimizer_rule(with_linear=False)
+
+
+def control_model_with_linear(device: Device) -> Observation:
+    return _empty_optimizer_rule(with_linear=True)
+
+
+def _empty_optimizer_rule(with_linear: bool) -> Observation:
     import torch
 
-    model = torch.nn.Sequential(torch.nn.ReLU())
+    layers = [torch.nn.Linear(2, 2)] if with_linear else []
+    model = torch.nn.Sequential(*layers, torch.nn.ReLU())
     count = len(list(model.parameters()))
     error = error_text(lambda: torch.optim.Adam(model.parameters()))
     return Observation(
         holds=count == 0 and error.startswith("ValueError") and "empty parameter list" in error,
-        rule="holds if a model made only of ReLU has no parameters and Adam refuses it with "
-        "ValueError",
+        rule="holds if a model made of "
+        + ("Linear and ReLU" if with_linear else "only ReLU")
+        + " has no parameters and Adam refuses it with ValueError",
         measurements=(
             Measurement("amp-relu-model-parameters", count, "count"),
             Measurement("amp-relu-model-optimizer-error", error, "exception"),
@@ -1177,21 +1855,37 @@ def probe_relu_model_empty_optimizer(device: Device) -> Observation:
 
 
 def probe_ellipsis_unpack(device: Device) -> Observation:
-    error = error_text(lambda: exec("first, second = ...", {}))
+    return _unpack_rule("first, second = ...")
+
+
+def control_unpack_a_pair(device: Device) -> Observation:
+    return _unpack_rule("first, second = 1, 2")
+
+
+def _unpack_rule(source: str) -> Observation:
+    error = error_text(lambda: exec(source, {}))
     return Observation(
         holds=error.startswith("TypeError") and "ellipsis" in error,
-        rule="holds if unpacking the Ellipsis literal into two names raises TypeError",
+        rule=f"holds if `{source}` raises a TypeError about the ellipsis",
         measurements=(Measurement("amp-ellipsis-unpack-error", error, "exception"),),
     )
 
 
 def probe_missing_module(device: Device) -> Observation:
+    return _import_rule("my_custom_grad_module")
+
+
+def control_existing_module(device: Device) -> Observation:
+    return _import_rule("math")
+
+
+def _import_rule(name: str) -> Observation:
     import importlib
 
-    error = error_text(lambda: importlib.import_module("my_custom_grad_module"))
+    error = error_text(lambda: importlib.import_module(name))
     return Observation(
         holds=error.startswith("ModuleNotFoundError"),
-        rule="holds if importing my_custom_grad_module raises ModuleNotFoundError",
+        rule=f"holds if importing {name} raises ModuleNotFoundError",
         measurements=(Measurement("amp-missing-module-error", error, "exception"),),
     )
 
@@ -1216,6 +1910,10 @@ CLAIMS = (
         "on CUDA.",
         expect=Expect.HOLDS,
         probe=probe_default_dtype,
+        control=Control(
+            "a region opened with the other lower-precision dtype",
+            control_explicit_other_dtype,
+        ),
         measures=("amp-default-dtype", "amp-default-mm-dtype"),
         vocabulary=Vocabulary(
             subjects=("autocast",),
@@ -1236,6 +1934,10 @@ CLAIMS = (
             "amp-other-autocast-device",
             "amp-other-autocast-enabled",
             "amp-other-autocast-mm-dtype",
+        ),
+        control=Control(
+            "a region opened for the tensors' own device",
+            control_same_device_autocast,
         ),
         vocabulary=Vocabulary(
             subjects=("autocast", "torch.cuda.amp"),
@@ -1265,6 +1967,10 @@ CLAIMS = (
         "it warns and disables itself.",
         expect=Expect.HOLDS,
         probe=probe_cuda_autocast_needs_cuda,
+        control=Control(
+            "torch.autocast('cuda', enabled=False), which stays off without a warning",
+            control_cuda_autocast_switched_off,
+        ),
         devices=("cpu",),
         measures=(
             "amp-cuda-available",
@@ -1278,6 +1984,10 @@ CLAIMS = (
         "inputs run in the autocast dtype, float16 or bfloat16.",
         expect=Expect.HOLDS,
         probe=probe_lower_precision_ops,
+        control=Control(
+            "activations (relu, gelu, sigmoid) in place of the listed operations",
+            control_lower_precision_ops,
+        ),
         measures=(
             "amp-lower-ops",
             "amp-lower-ops-count",
@@ -1297,6 +2007,10 @@ CLAIMS = (
         "float32 even for float16 or bfloat16 inputs.",
         expect=Expect.HOLDS,
         probe=probe_float32_ops,
+        control=Control(
+            "matrix products (mm, matmul, bmm, linear, conv2d) in place of the listed operations",
+            control_float32_ops,
+        ),
         measures=(
             "amp-float32-ops",
             "amp-float32-ops-count",
@@ -1319,6 +2033,10 @@ CLAIMS = (
         "of their input.",
         expect=Expect.HOLDS,
         probe=probe_following_ops,
+        control=Control(
+            "matrix products (mm, matmul, bmm, linear, conv2d) in place of the activations",
+            control_following_ops,
+        ),
         measures=(
             "amp-follow-ops",
             "amp-follow-ops-count",
@@ -1340,6 +2058,10 @@ CLAIMS = (
         "precision.",
         expect=Expect.FAILS,
         probe=probe_relu_lower_precision,
+        control=Control(
+            "mm in place of relu",
+            control_mm_lower_precision,
+        ),
         measures=("amp-relu-float32-input-dtype",),
         vocabulary=Vocabulary(
             subjects=("relu",),
@@ -1353,6 +2075,10 @@ CLAIMS = (
         "float32 even for float16 or bfloat16 inputs.",
         expect=Expect.HOLDS,
         probe=probe_reductions_float32_on_cuda,
+        control=Control(
+            "activations (relu, gelu, sigmoid) in place of the listed operations",
+            control_reductions_float32_on_cuda,
+        ),
         devices=("cuda",),
         measures=(
             "amp-cuda-reduction-ops",
@@ -1372,6 +2098,10 @@ CLAIMS = (
         "dtype of their input: float16 or bfloat16 inputs stay in that dtype.",
         expect=Expect.HOLDS,
         probe=probe_reductions_follow_on_cpu,
+        control=Control(
+            "losses and prod (the float32 list) in place of the listed operations",
+            control_reductions_follow_on_cpu,
+        ),
         devices=("cpu",),
         measures=(
             "amp-cpu-reduction-ops",
@@ -1386,11 +2116,40 @@ CLAIMS = (
         ),
     ),
     Claim(
+        id="amp/widest-input-type-ops",
+        statement="Under autocast, cat, stack and addcmul run in the widest floating type of "
+        "their inputs: float16 mixed with float32 gives float32.",
+        expect=Expect.HOLDS,
+        probe=probe_widest_type_ops,
+        measures=("amp-widest-ops", "amp-widest-float32-results", "amp-widest-results"),
+        control=Control("mm, which autocast casts down", control_widest_type_mm),
+    ),
+    Claim(
+        id="amp/autocast-caches-weight-casts",
+        statement="Inside one autocast region, a float32 weight that requires grad is cast to "
+        "the lower precision once and the copy is reused; a new region casts it again.",
+        expect=Expect.HOLDS,
+        probe=probe_autocast_caches_weight_casts,
+        measures=(
+            "amp-weight-casts-one-region-cache-true",
+            "amp-weight-casts-two-regions-cache-true",
+        ),
+        control=Control(
+            "the same products with cache_enabled=False",
+            control_autocast_without_cache,
+            measures=("amp-weight-casts-one-region-cache-false",),
+        ),
+    ),
+    Claim(
         id="amp/explicit-dtype-overrides-autocast",
         statement="An explicit dtype argument takes precedence over autocast, and float64 "
         "operations are never autocast.",
         expect=Expect.HOLDS,
         probe=probe_explicit_dtype_wins,
+        control=Control(
+            "the same calls with dtype=torch.float16",
+            control_explicit_float16,
+        ),
         measures=("amp-explicit-softmax-dtype", "amp-explicit-sum-dtype", "amp-float64-mm-dtype"),
     ),
     Claim(
@@ -1399,6 +2158,10 @@ CLAIMS = (
         "unsafe to autocast.",
         expect=Expect.HOLDS,
         probe=probe_bce_refused_on_cuda,
+        control=Control(
+            "binary_cross_entropy_with_logits, which autocast runs in float32",
+            control_bce_with_logits_allowed,
+        ),
         devices=("cuda",),
         measures=("amp-cuda-bce-error",),
     ),
@@ -1407,6 +2170,10 @@ CLAIMS = (
         statement="Under CPU autocast, binary_cross_entropy runs and returns float32.",
         expect=Expect.HOLDS,
         probe=probe_bce_float32_on_cpu,
+        control=Control(
+            "sigmoid in place of binary_cross_entropy",
+            control_sigmoid_follows_on_cpu,
+        ),
         devices=("cpu",),
         measures=("amp-cpu-bce-from-float16", "amp-cpu-bce-from-bfloat16"),
     ),
@@ -1416,6 +2183,10 @@ CLAIMS = (
         "under float16 autocast, but its weight and the weight's gradient stay float32.",
         expect=Expect.HOLDS,
         probe=probe_params_and_grads_float32,
+        control=Control(
+            "a model converted with .half()",
+            control_half_model,
+        ),
         measures=(
             "amp-linear-weight-dtype",
             "amp-linear-output-dtype",
@@ -1436,6 +2207,10 @@ CLAIMS = (
         statement="float16 cannot hold 1e-8 (it becomes 0) nor 70000 (it becomes inf).",
         expect=Expect.HOLDS,
         probe=probe_float16_range,
+        control=Control(
+            "bfloat16 in place of float16",
+            control_bfloat16_in_float16_rule,
+        ),
         measures=(
             "amp-float16-of-1e-8",
             "amp-float16-smallest",
@@ -1451,6 +2226,10 @@ CLAIMS = (
         "(257 becomes 256).",
         expect=Expect.HOLDS,
         probe=probe_bfloat16_range,
+        control=Control(
+            "float16 in place of bfloat16",
+            control_float16_in_bfloat16_rule,
+        ),
         measures=(
             "amp-bfloat16-of-1e-8",
             "amp-bfloat16-smallest-normal",
@@ -1471,18 +2250,24 @@ CLAIMS = (
     Claim(
         id="amp/float16-gradients-underflow",
         statement="Small gradients that pass through float16 become exactly zero, while "
-        "bfloat16 keeps every gradient float32 keeps.",
+        "bfloat16 keeps every gradient float32 keeps in float32's normal range.",
         expect=Expect.HOLDS,
         probe=probe_gradient_underflow,
         measures=(
-            "amp-sweep-count",
+            "amp-sweep-float16-count",
             "amp-sweep-smallest",
             "amp-sweep-largest",
-            "amp-survive-float32",
-            "amp-survive-bfloat16",
+            "amp-sweep-float32-normal-limit",
+            "amp-survive-float32-vs-float16",
+            "amp-survive-bfloat16-vs-float16",
             "amp-survive-float16",
-            "amp-lost-float16",
+            "amp-lost-float16-normal",
+            "amp-smallest-kept-float16",
+            "amp-bfloat16-lost-normal-vs-float16",
+            "amp-bfloat16-lost-subnormal-vs-float16",
+            "amp-smallest-kept-bfloat16-vs-float16",
         ),
+        control=Control("float32 in place of float16", control_underflow_float32),
         vocabulary=Vocabulary(
             subjects=("float16", "GradScaler"),
             predicates={
@@ -1494,11 +2279,24 @@ CLAIMS = (
     ),
     Claim(
         id="amp/gradscaler-recovers-small-gradients",
-        statement="With a GradScaler, the small gradients that float16 turns to zero arrive "
-        "non-zero.",
+        statement="With a GradScaler at its initial scale, float16 gradients from about 1e-12 "
+        "up arrive non-zero, rounded to float16's precision; smaller ones still become zero.",
         expect=Expect.HOLDS,
         probe=probe_scaler_recovers_gradients,
-        measures=("amp-survive-float16-scaled", "amp-scaled-sweep-count", "amp-sweep-scale"),
+        measures=(
+            "amp-scaled-kept-from-1e-12",
+            "amp-scaled-sweep-from-1e-12",
+            "amp-scaled-kept-below-1e-13",
+            "amp-scaled-smallest-kept",
+            "amp-scaled-max-relative-error",
+            "amp-scaled-scale",
+            "amp-survive-float16-scaled",
+        ),
+        control=Control(
+            "the same sweep without a GradScaler",
+            control_scaler_unscaled,
+            measures=("amp-unscaled-kept-from-1e-12",),
+        ),
         vocabulary=Vocabulary(
             subjects=("GradScaler",),
             predicates={
@@ -1514,6 +2312,10 @@ CLAIMS = (
         "a new scaler.",
         expect=Expect.HOLDS,
         probe=probe_scale_multiplies_loss,
+        control=Control(
+            "GradScaler(enabled=False)",
+            control_disabled_scaler,
+        ),
         measures=("amp-scale-ratio", "amp-initial-scale"),
     ),
     Claim(
@@ -1522,6 +2324,10 @@ CLAIMS = (
         "unscale_ divides them back to the unscaled values.",
         expect=Expect.HOLDS,
         probe=probe_unscale_restores,
+        control=Control(
+            "the same steps without unscale_",
+            control_without_unscale,
+        ),
         measures=(
             "amp-unscale-scale",
             "amp-scaled-grads-difference",
@@ -1534,6 +2340,10 @@ CLAIMS = (
         "gradient clipping must come after unscale_.",
         expect=Expect.HOLDS,
         probe=probe_clip_needs_unscale,
+        control=Control(
+            "the norm measured twice without unscale_",
+            control_clip_without_unscale,
+        ),
         measures=("amp-clip-norm-ratio",),
         vocabulary=Vocabulary(
             subjects=("unscale_", "clip_grad_norm_"),
@@ -1546,6 +2356,10 @@ CLAIMS = (
         "the optimizer always applies the true gradients.",
         expect=Expect.HOLDS,
         probe=probe_step_unscales,
+        control=Control(
+            "optimizer.step() called directly",
+            control_optimizer_step_directly,
+        ),
         measures=("amp-step-after-unscale", "amp-step-without-unscale", "amp-step-expected"),
     ),
     Claim(
@@ -1554,6 +2368,10 @@ CLAIMS = (
         "update halves the scale; after growth_interval clean steps update doubles it.",
         expect=Expect.HOLDS,
         probe=probe_skips_nonfinite_steps,
+        control=Control(
+            "GradScaler(enabled=False)",
+            control_disabled_scaler_steps,
+        ),
         measures=(
             "amp-overflow-skipped",
             "amp-overflow-taken",
@@ -1576,6 +2394,10 @@ CLAIMS = (
         "then skips every step.",
         expect=Expect.HOLDS,
         probe=probe_scaler_lives_across_iterations,
+        control=Control(
+            "both scalers created anew in every iteration",
+            control_both_scalers_recreated,
+        ),
         measures=(
             "amp-scaler-iterations",
             "amp-kept-scaler-steps",
@@ -1593,11 +2415,12 @@ CLAIMS = (
     ),
     Claim(
         id="amp/gradscaler-refuses-float16-gradients",
-        statement="GradScaler refuses to unscale float16 gradients: the parameters must stay "
-        "float32.",
+        statement="GradScaler refuses to unscale float16 gradients, so the parameters must "
+        "not be float16; it accepts bfloat16 ones.",
         expect=Expect.HOLDS,
         probe=probe_scaler_refuses_float16_grads,
-        measures=("amp-float16-params-error",),
+        measures=("amp-float16-params-error", "amp-bfloat16-params-error-vs-float16"),
+        control=Control("float32 parameters", control_scaler_float32_params),
     ),
     Claim(
         id="amp/cuda-gradscaler-needs-cuda",
@@ -1605,6 +2428,10 @@ CLAIMS = (
         "CUDA is available; without CUDA it warns and does nothing.",
         expect=Expect.HOLDS,
         probe=probe_cuda_scaler_needs_cuda,
+        control=Control(
+            "GradScaler('cuda', enabled=False), which stays off without a warning",
+            control_cuda_scaler_switched_off,
+        ),
         devices=("cpu",),
         measures=(
             "amp-default-scaler-device",
@@ -1619,6 +2446,10 @@ CLAIMS = (
         "device_type.",
         expect=Expect.HOLDS,
         probe=probe_decorators_need_device_type,
+        control=Control(
+            "the same decorators with device_type",
+            control_with_device_type,
+        ),
         devices=("cpu",),
         measures=("amp-custom-fwd-no-device-type", "amp-custom-bwd-no-device-type"),
     ),
@@ -1628,6 +2459,10 @@ CLAIMS = (
         "runs under autocast, can fail in backward with a dtype mismatch.",
         expect=Expect.HOLDS,
         probe=probe_undecorated_function_fails,
+        control=Control(
+            "the same Function with custom_fwd and custom_bwd",
+            control_decorated_function,
+        ),
         measures=("amp-undecorated-error",),
     ),
     Claim(
@@ -1636,6 +2471,10 @@ CLAIMS = (
         "simple custom Function works under autocast without them.",
         expect=Expect.FAILS,
         probe=probe_simple_function_needs_nothing,
+        control=Control(
+            "the same Function with custom_fwd and custom_bwd",
+            control_simple_function_decorated,
+        ),
         measures=("amp-one-line-function-error",),
         vocabulary=Vocabulary(
             subjects=("custom_bwd",),
@@ -1652,6 +2491,10 @@ CLAIMS = (
         "with, recorded by custom_fwd.",
         expect=Expect.HOLDS,
         probe=probe_custom_bwd_reuses_state,
+        control=Control(
+            "the same Function called outside autocast",
+            control_forward_outside_autocast,
+        ),
         measures=(
             "amp-forward-autocast-enabled",
             "amp-forward-autocast-dtype",
@@ -1670,6 +2513,10 @@ CLAIMS = (
         "precision.",
         expect=Expect.FAILS,
         probe=probe_custom_bwd_higher_precision,
+        control=Control(
+            "custom_fwd with cast_inputs=torch.float32",
+            control_cast_inputs_backward,
+        ),
         measures=(
             "amp-custom-bwd-grad-dtype",
             "amp-custom-bwd-grad-error",
@@ -1691,6 +2538,10 @@ CLAIMS = (
         "with autocast disabled; outside autocast it changes nothing.",
         expect=Expect.HOLDS,
         probe=probe_cast_inputs_float32,
+        control=Control(
+            "custom_fwd without cast_inputs",
+            control_without_cast_inputs,
+        ),
         measures=(
             "amp-cast-forward-enabled",
             "amp-cast-input-dtype",
@@ -1710,6 +2561,10 @@ CLAIMS = (
         "an AttributeError.",
         expect=Expect.HOLDS,
         probe=probe_custom_bwd_needs_custom_fwd,
+        control=Control(
+            "the same backward with custom_fwd on forward",
+            control_with_custom_fwd,
+        ),
         measures=("amp-bwd-without-fwd-error", "amp-bwd-without-fwd-error-outside"),
         vocabulary=Vocabulary(
             subjects=("custom_bwd",),
@@ -1718,7 +2573,7 @@ CLAIMS = (
     ),
     Claim(
         id="amp/myth-custom-bwd-cuda-only",
-        statement="custom_bwd can only be used on CUDA devices.",
+        statement="torch.amp.custom_bwd can only be used on CUDA devices.",
         expect=Expect.FAILS,
         probe=probe_custom_bwd_cuda_only,
         devices=("cpu",),
@@ -1726,6 +2581,11 @@ CLAIMS = (
             "amp-cpu-custom-bwd-error",
             "amp-cpu-custom-bwd-enabled",
             "amp-cpu-custom-bwd-dtype",
+        ),
+        control=Control(
+            "torch.cuda.amp.custom_fwd and custom_bwd, the article's decorators",
+            control_cuda_amp_custom_bwd,
+            measures=("amp-cpu-cuda-custom-bwd-error",),
         ),
         vocabulary=Vocabulary(
             subjects=("custom_bwd",),
@@ -1748,6 +2608,10 @@ CLAIMS = (
         "only: under CPU autocast they do not prevent the backward dtype mismatch.",
         expect=Expect.HOLDS,
         probe=probe_cuda_decorators_ignore_cpu,
+        control=Control(
+            "torch.amp's decorators with device_type='cpu'",
+            control_amp_decorators_on_cpu,
+        ),
         devices=("cpu",),
         measures=("amp-cuda-decorators-cpu-error",),
     ),
@@ -1757,6 +2621,10 @@ CLAIMS = (
         "deprecated: each emits a FutureWarning naming its torch.amp replacement.",
         expect=Expect.HOLDS,
         probe=probe_torch_cuda_amp_deprecated,
+        control=Control(
+            "the torch.amp spellings",
+            control_torch_amp_not_deprecated,
+        ),
         devices=("cpu",),
         measures=(
             "amp-deprecated-autocast",
@@ -1778,6 +2646,10 @@ CLAIMS = (
         statement="torch.cuda.amp.custom_bwd is called with inputs, outputs and an args keyword.",
         expect=Expect.FAILS,
         probe=probe_custom_bwd_takes_args,
+        control=Control(
+            "custom_bwd applied to a backward function",
+            control_custom_bwd_as_decorator,
+        ),
         devices=("cpu",),
         measures=("amp-custom-bwd-args-error", "amp-amp-custom-bwd-args-error"),
         vocabulary=Vocabulary(
@@ -1794,6 +2666,10 @@ CLAIMS = (
         statement="Calling custom_bwd returns gradients.",
         expect=Expect.FAILS,
         probe=probe_custom_bwd_returns_grads,
+        control=Control(
+            "torch.autograd.grad, which does return gradients",
+            control_autograd_grad_returns_grads,
+        ),
         devices=("cpu",),
         measures=(
             "amp-custom-bwd-result-type",
@@ -1814,6 +2690,10 @@ CLAIMS = (
         statement="AMP provides a function amp.backward(loss) that computes gradients.",
         expect=Expect.FAILS,
         probe=probe_amp_backward_exists,
+        control=Control(
+            "the attribute autocast, which exists",
+            control_amp_autocast_exists,
+        ),
         devices=("cpu",),
         measures=(
             "amp-cuda-amp-has-backward",
@@ -1827,6 +2707,10 @@ CLAIMS = (
         statement="GradScaler has a method unscale(optimizer).",
         expect=Expect.FAILS,
         probe=probe_gradscaler_has_unscale,
+        control=Control(
+            "the method unscale_, which exists",
+            control_gradscaler_has_unscale_underscore,
+        ),
         devices=("cpu",),
         measures=(
             "amp-scaler-has-unscale",
@@ -1840,6 +2724,10 @@ CLAIMS = (
         statement="torch.autograd.grad accepts an args keyword argument.",
         expect=Expect.FAILS,
         probe=probe_autograd_grad_takes_args,
+        control=Control(
+            "the parameter inputs, which exists",
+            control_autograd_grad_takes_inputs,
+        ),
         devices=("cpu",),
         measures=("amp-grad-has-args", "amp-grad-args-error"),
         vocabulary=Vocabulary(subjects=("torch.autograd.grad",)),
@@ -1850,6 +2738,10 @@ CLAIMS = (
         "raises IndentationError at the first statement after the def.",
         expect=Expect.HOLDS,
         probe=probe_unindented_function,
+        control=Control(
+            "the same block with its indentation restored",
+            control_indented_function,
+        ),
         devices=("cpu",),
         measures=("amp-unindented-function-error", "amp-unindented-function-line"),
     ),
@@ -1859,6 +2751,10 @@ CLAIMS = (
         "IndentationError at the first statement after the class line.",
         expect=Expect.HOLDS,
         probe=probe_unindented_class,
+        control=Control(
+            "the same block with its indentation restored",
+            control_indented_class,
+        ),
         devices=("cpu",),
         measures=("amp-unindented-class-error", "amp-unindented-class-line"),
     ),
@@ -1868,6 +2764,10 @@ CLAIMS = (
         "float32, not float16, and then fails with TypeError at its custom_bwd call.",
         expect=Expect.HOLDS,
         probe=probe_block_a_restored,
+        control=Control(
+            "custom_bwd used as a decorator",
+            control_block_a_with_decorator_call,
+        ),
         devices=("cpu",),
         measures=("amp-block-a-relu-dtype", "amp-block-a-error", "amp-block-a-warnings"),
     ),
@@ -1877,6 +2777,10 @@ CLAIMS = (
         "NameError when the def runs.",
         expect=Expect.HOLDS,
         probe=probe_default_argument_nameerror,
+        control=Control(
+            "the variable assigned before the definition",
+            control_default_argument_assigned_first,
+        ),
         devices=("cpu",),
         measures=("amp-default-argument-error",),
     ),
@@ -1886,6 +2790,10 @@ CLAIMS = (
         "raises ValueError.",
         expect=Expect.HOLDS,
         probe=probe_relu_model_empty_optimizer,
+        control=Control(
+            "a model with a Linear layer",
+            control_model_with_linear,
+        ),
         devices=("cpu",),
         measures=("amp-relu-model-parameters", "amp-relu-model-optimizer-error"),
     ),
@@ -1894,6 +2802,10 @@ CLAIMS = (
         statement="Assigning the Ellipsis literal to two names raises TypeError.",
         expect=Expect.HOLDS,
         probe=probe_ellipsis_unpack,
+        control=Control(
+            "unpacking a pair",
+            control_unpack_a_pair,
+        ),
         devices=("cpu",),
         measures=("amp-ellipsis-unpack-error",),
     ),
@@ -1903,6 +2815,10 @@ CLAIMS = (
         "ModuleNotFoundError.",
         expect=Expect.HOLDS,
         probe=probe_missing_module,
+        control=Control(
+            "importing math",
+            control_existing_module,
+        ),
         devices=("cpu",),
         measures=("amp-missing-module-error",),
     ),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from checker.claim import Claim, Expect, Vocabulary
+from typing import Any
+
+from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
 from checker.probes.memory import cuda_memory, shares_storage
 from checker.typing import Device
@@ -11,10 +13,22 @@ from checker.typing import Device
 def probe_float32_element_size(device: Device) -> Observation:
     import torch
 
-    x = torch.zeros(1000, dtype=torch.float32, device=device)
+    return _element_size_rule(device, torch.float32)
+
+
+def control_float64_element_size(device: Device) -> Observation:
+    import torch
+
+    return _element_size_rule(device, torch.float64)
+
+
+def _element_size_rule(device: Device, dtype: Any) -> Observation:
+    import torch
+
+    x = torch.zeros(1000, dtype=dtype, device=device)
     return Observation(
         holds=x.element_size() == 4 and x.nbytes == 4 * x.numel(),
-        rule="holds if element_size() is 4 and nbytes is 4 × numel() for a float32 tensor",
+        rule=f"holds if element_size() is 4 and nbytes is 4 × numel() for a {dtype} tensor",
         measurements=(
             Measurement("float32-element-size", x.element_size(), "bytes"),
             Measurement("float32-1000-nbytes", x.nbytes, "bytes"),
@@ -23,14 +37,23 @@ def probe_float32_element_size(device: Device) -> Observation:
 
 
 def probe_slice_shares_storage(device: Device) -> Observation:
+    return _slice_rule(device, copy=False)
+
+
+def control_cloned_slice(device: Device) -> Observation:
+    return _slice_rule(device, copy=True)
+
+
+def _slice_rule(device: Device, copy: bool) -> Observation:
     import torch
 
     x = torch.zeros(1000, device=device)
-    s = x[:10]
+    s = x[:10].clone() if copy else x[:10]
     shared = shares_storage(s, x)
     return Observation(
         holds=shared and s._base is x,
-        rule="holds if the slice's untyped storage is the base tensor's and s._base is x",
+        rule="holds if the slice's untyped storage is the base tensor's and s._base is x"
+        + (" (the slice is cloned)" if copy else ""),
         measurements=(
             Measurement("slice-shares-storage", shared, "bool"),
             Measurement("slice-nbytes", s.nbytes, "bytes"),
@@ -40,12 +63,21 @@ def probe_slice_shares_storage(device: Device) -> Observation:
 
 
 def probe_cuda_rounds_small_allocations(device: Device) -> Observation:
+    return _rounding_rule(device, 1)
+
+
+def control_cuda_multiple_of_512(device: Device) -> Observation:
+    return _rounding_rule(device, 512)
+
+
+def _rounding_rule(device: Device, floats: int) -> Observation:
     import torch
 
-    one, memory = cuda_memory(lambda: torch.ones(1, device=device))
+    one, memory = cuda_memory(lambda: torch.ones(floats, device=device))
     return Observation(
-        holds=memory.allocated == 512 and one.nbytes == 4,
-        rule="holds if a 4-byte tensor raises memory_allocated() by exactly 512 bytes",
+        holds=memory.allocated == 512 and one.nbytes < 512,
+        rule=f"holds if a tensor of {floats} float32 values, fewer than 512 bytes, raises "
+        "memory_allocated() by exactly 512 bytes",
         measurements=(
             Measurement("cuda-one-float-nbytes", one.nbytes, "bytes"),
             Measurement("cuda-one-float-allocated", memory.allocated, "bytes"),
@@ -59,6 +91,10 @@ CLAIMS = (
         statement="A float32 tensor takes 4 bytes per element: nbytes is 4 × numel().",
         expect=Expect.HOLDS,
         probe=probe_float32_element_size,
+        control=Control(
+            "a float64 tensor",
+            control_float64_element_size,
+        ),
         measures=("float32-element-size", "float32-1000-nbytes"),
         vocabulary=Vocabulary(
             subjects=("float32", "element_size"),
@@ -74,6 +110,10 @@ CLAIMS = (
         statement="A basic slice is a view: it shares its base tensor's storage.",
         expect=Expect.HOLDS,
         probe=probe_slice_shares_storage,
+        control=Control(
+            "a cloned slice",
+            control_cloned_slice,
+        ),
         measures=("slice-shares-storage", "slice-nbytes", "slice-storage-nbytes"),
     ),
     Claim(
@@ -82,6 +122,10 @@ CLAIMS = (
         "512 bytes.",
         expect=Expect.HOLDS,
         probe=probe_cuda_rounds_small_allocations,
+        control=Control(
+            "a 2048-byte tensor, already a multiple of 512",
+            control_cuda_multiple_of_512,
+        ),
         devices=("cuda",),
         measures=("cuda-one-float-nbytes", "cuda-one-float-allocated"),
     ),

@@ -137,11 +137,15 @@ def _literals(module_name: str, root: Path, select: object) -> Iterator[_Literal
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     assert callable(select)
     for node in select(tree):
-        text = _text(node)
-        if text is None:
+        if isinstance(node, ast.Attribute) and node.attr == "rule":
+            continue  # another observation's rule, passed on: extracted where it is written
+        texts = _variants(node)
+        if texts is None:
             yield None, (where, node.lineno, f"not a literal: {ast.unparse(node)}")
-        elif text.strip():
-            yield (text, f"{where}:{node.lineno}"), None
+            continue
+        for text in texts:
+            if text.strip():
+                yield (text, f"{where}:{node.lineno}"), None
 
 
 def _rule_nodes(tree: ast.AST) -> Iterator[ast.expr]:
@@ -167,6 +171,22 @@ def _reason_nodes(tree: ast.AST) -> Iterator[ast.expr]:
                 is_reason = isinstance(key, ast.Constant) and key.value == "absent"
                 if is_reason and isinstance(value, ast.Constant | ast.JoinedStr):
                     yield value
+
+
+def _variants(node: ast.expr) -> list[str] | None:
+    """Every text a rule can be: a literal, or literals joined with ``+`` where a part is a
+    conditional between literals (``"holds if " + ("a" if x else "b")`` is two messages, as
+    a probe and its control state the same rule on two cases); None for anything else."""
+    if isinstance(node, ast.IfExp):
+        body, orelse = _variants(node.body), _variants(node.orelse)
+        return None if body is None or orelse is None else body + orelse
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _variants(node.left), _variants(node.right)
+        if left is None or right is None:
+            return None
+        return [a + b for a in left for b in right]
+    text = _text(node)
+    return None if text is None else [text]
 
 
 def _text(node: ast.expr) -> str | None:

@@ -9,6 +9,8 @@ The same helpers serve CPU and CUDA, so one probe can decide a claim on both dev
   ``torch.autograd.profiler.profile(profile_memory=True)`` in time order, since the CPU
   allocator keeps no statistics of its own.
 * :func:`count_work` counts the ATen operators run and the FLOPs the profiler estimates.
+* :func:`count_kernels` counts the ATen operators that really ran, by name, with a
+  ``TorchDispatchMode`` (the profiler's FLOPs are estimates made at operator entry).
 * :func:`ffn_model` and :func:`ffn_batch` build the small model every comparison uses.
 
 Nothing here imports torch at module level: claim modules import this module.
@@ -173,6 +175,33 @@ def count_work(fn: Callable[[], Any]) -> tuple[Any, Work]:
         result = fn()
     events = [e for e in prof.function_events if e.name.startswith("aten::")]
     return result, Work(len(events), int(sum(e.flops or 0 for e in events)))
+
+
+def count_kernels(fn: Callable[[], Any], names: Iterable[str]) -> tuple[Any, dict[str, int]]:
+    """Run ``fn`` and count the calls of each ATen operator in ``names`` (``"addmm"``, ...).
+
+    A ``TorchDispatchMode`` sees every operator that reaches the kernels, in forward and in
+    backward (the autograd engine carries the mode into its threads), and only those: work
+    that is skipped is not counted.
+    """
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    mode_base: Any = TorchDispatchMode  # torch's class is untyped
+    wanted = tuple(names)
+    counts = dict.fromkeys(wanted, 0)
+
+    class Counting(mode_base):  # type: ignore[misc]
+        def __torch_dispatch__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            name = func.overloadpacket.__name__
+            if name in counts:
+                counts[name] += 1
+            return func(*args, **(kwargs or {}))
+
+    with Counting():
+        result = fn()
+    return result, counts
 
 
 def ffn_model(device: str) -> Any:

@@ -5,8 +5,9 @@ The same helpers serve CPU and CUDA, so one probe can decide a claim on both dev
 
 * :func:`result_dtypes` runs named operations on one device, inside or outside an autocast
   region, and reports the dtype of each result (or the error it raised).
-* :func:`surviving_gradients` pushes a sweep of gradient magnitudes through a low-precision
-  backward pass and counts how many arrive non-zero, with or without a ``GradScaler``.
+* :func:`gradient_sweep` pushes a sweep of gradient magnitudes through a low-precision
+  backward pass and reports what arrives, with or without a ``GradScaler``;
+  :func:`surviving_gradients` counts how many arrive non-zero.
 * :func:`matmul_function` builds a small ``torch.autograd.Function`` (a matrix product) with
   or without the ``custom_fwd`` / ``custom_bwd`` decorators, recording what its forward and
   backward see: the autocast state and the dtypes of the tensors they compute.
@@ -135,8 +136,9 @@ def caught_warnings(call: Callable[[], Any]) -> tuple[Any, list[tuple[str, str]]
 # -- gradient underflow ----------------------------------------------------------------------
 
 #: The sweep of gradient magnitudes: ``10**SWEEP_LOW`` to ``10**SWEEP_HIGH``, evenly spaced on
-#: a log scale, ``SWEEP_PER_DECADE`` values per factor of ten.
-SWEEP_LOW = -12
+#: a log scale, ``SWEEP_PER_DECADE`` values per factor of ten. It reaches down into float32's
+#: subnormal range (below about 1.2e-38), so that the limits of every dtype show.
+SWEEP_LOW = -44
 SWEEP_HIGH = -2
 SWEEP_PER_DECADE = 10
 
@@ -151,23 +153,54 @@ def gradient_magnitudes(device: str) -> Any:
     )
 
 
-def surviving_gradients(device: str, dtype: Any, *, scaled: bool = False) -> tuple[int, int]:
-    """How many gradients of the sweep reach a float32 weight non-zero, out of how many.
+@dataclass(frozen=True)
+class Sweep:
+    """The sweep's gradients as sent and as they arrived at a float32 weight."""
+
+    #: The gradient each weight should receive (float32 values, as Python floats).
+    sent: tuple[float, ...]
+    #: The gradient it received.
+    arrived: tuple[float, ...]
+
+    def kept(self, low: float = 0.0, high: float = float("inf")) -> int:
+        """How many gradients with ``low <= sent < high`` arrived non-zero."""
+        return sum(1 for s, a in zip(self.sent, self.arrived, strict=True) if low <= s < high and a)
+
+    def count(self, low: float = 0.0, high: float = float("inf")) -> int:
+        """How many gradients were sent with ``low <= sent < high``."""
+        return sum(1 for s in self.sent if low <= s < high)
+
+    def smallest_kept(self) -> float:
+        """The smallest gradient that arrived non-zero (``inf`` when none did)."""
+        return min(
+            (s for s, a in zip(self.sent, self.arrived, strict=True) if a), default=float("inf")
+        )
+
+    def max_relative_error(self, low: float = 0.0) -> float:
+        """The largest ``|arrived - sent| / sent`` over the gradients ``>= low`` that arrived."""
+        errors = [
+            abs(a - s) / s for s, a in zip(self.sent, self.arrived, strict=True) if s >= low and a
+        ]
+        return max(errors, default=0.0)
+
+
+def gradient_sweep(device: str, dtype: Any, *, scaled: bool = False) -> Sweep:
+    """Send every gradient of the sweep back through a ``dtype`` copy of a float32 weight.
 
     The float32 weight is cast to ``dtype``, as autocast casts a parameter before a matrix
     product, and the float32 loss weighs element ``i`` of the cast copy by the sweep's
     ``i``-th magnitude: that magnitude is the gradient weight ``i`` should receive. On its
     way back it is a gradient of a ``dtype`` tensor, so it is rounded to ``dtype``. With
-    ``scaled``, a ``GradScaler`` multiplies the loss before ``backward`` and ``unscale_``
-    divides the float32 gradients afterwards. ``dtype`` float32 is the reference.
+    ``scaled``, a ``GradScaler`` at its initial scale multiplies the loss before ``backward``
+    and ``unscale_`` divides the float32 gradients afterwards. ``dtype`` float32 is the
+    reference.
 
     Everything on the way is element-wise, so the rounding is the same on every device.
     """
     import torch
 
     magnitudes = gradient_magnitudes(device)
-    count = magnitudes.numel()
-    weight = torch.ones(count, device=device, requires_grad=True)
+    weight = torch.ones(magnitudes.numel(), device=device, requires_grad=True)
     loss = (weight.to(dtype) * magnitudes).sum()
     if scaled:
         optimizer = torch.optim.SGD([weight], lr=0.0)
@@ -177,7 +210,16 @@ def surviving_gradients(device: str, dtype: Any, *, scaled: bool = False) -> tup
     else:
         loss.backward()
     assert weight.grad is not None
-    return int((weight.grad != 0).sum().item()), count
+    return Sweep(
+        tuple(float(v) for v in magnitudes.cpu().tolist()),
+        tuple(float(v) for v in weight.grad.cpu().tolist()),
+    )
+
+
+def surviving_gradients(device: str, dtype: Any, *, scaled: bool = False) -> tuple[int, int]:
+    """How many gradients of the sweep reach a float32 weight non-zero, out of how many."""
+    sweep = gradient_sweep(device, dtype, scaled=scaled)
+    return sweep.kept(), sweep.count()
 
 
 # -- custom autograd Functions -------------------------------------------------------------

@@ -28,9 +28,17 @@ def render(report: Report) -> str:
                     else None
                 ),
                 "stale": v.stale,
+                "control": v.claim.control.label if v.claim.control is not None else None,
+                "no_control": v.claim.no_control or None,
                 "reason": v.reason,
                 "page": str(site.path) if site else None,
                 "line": site.line if site else None,
+                "across_releases": dict(report.versions.claims.get(v.claim.id, {}))
+                if report.versions is not None
+                else None,
+                "changed_across_releases": (report.versions.change(v.claim.id) or None)
+                if report.versions is not None
+                else None,
                 "evidence": v.evidence.to_dict() | {"origin": v.evidence.origin}
                 if v.evidence is not None
                 else None,
@@ -40,6 +48,7 @@ def render(report: Report) -> str:
         "schema": SCHEMA,
         "torch_version": report.torch_version,
         "absent_devices": dict(report.absent),
+        "releases": list(report.versions.releases) if report.versions is not None else [],
         "results": results,
         "summary": report.summary(),
     }

@@ -13,6 +13,21 @@ _MARK = {
 }
 
 
+def _across_releases(report: Report) -> list[str]:
+    """Claims whose outcome changed between torch releases: findings, not failures."""
+    found = report.versions
+    if found is None:
+        return []
+    ids = dict.fromkeys(v.claim.id for v in report.verdicts)
+    changed = [(i, found.change(i)) for i in ids if found.change(i)]
+    lines = [
+        f"across torch {', '.join(found.releases)} (CPU, measured {found.measured_at[:10]}): "
+        f"{len(changed)} of {len(ids)} claims changed"
+    ]
+    lines += [f"  {claim_id}: {change}" for claim_id, change in changed]
+    return lines
+
+
 def render(report: Report) -> str:
     header = ("claim", "device", "expected", "measured", "", "evidence")
     rows = []
@@ -43,6 +58,13 @@ def render(report: Report) -> str:
                     f"  measured:  {m.key} = {m.value!r} {m.unit}"
                     for m in v.evidence.observation.measurements
                 ]
+                control = v.evidence.control
+                if control is not None:
+                    lines += [f"  control:   {control.label}: {control.outcome.value}"]
+                    lines += [
+                        f"             {m.key} = {m.value!r} {m.unit}"
+                        for m in control.observation.measurements
+                    ]
             if v.reason:
                 lines += ["  reason:    " + v.reason.replace("\n", "\n             ")]
     counts = report.summary()
@@ -53,4 +75,5 @@ def render(report: Report) -> str:
     ]
     for device, reason in report.absent.items():
         lines.append(f"{device} not run: {reason}")
+    lines += _across_releases(report)
     return "\n".join(lines) + "\n"

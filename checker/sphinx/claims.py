@@ -42,6 +42,7 @@ from checker.sphinx.tables import table
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 from checker.verdict import Status, Verdict
+from checker.versions import Versions, short
 
 
 def setup_claims(app: Sphinx) -> None:
@@ -270,7 +271,11 @@ class ClaimHtmlTransform(SphinxPostTransform):
                     text=formatting.badge(verdict, lang), classes=formatting.badge_classes(verdict)
                 )
             node += badges
+            if results.versions is not None:
+                badges += _release_changes(results.versions, claim.id, lang)
             evidence = _evidence_block(verdicts, lang)
+            if evidence is not None and results.versions is not None:
+                evidence += _release_history(results.versions, claim.id, lang)
             if evidence is not None:
                 summary = text(lang, "evidence")
                 node += nodes.raw(
@@ -293,6 +298,56 @@ class ClaimHtmlTransform(SphinxPostTransform):
                         text=formatting.badge(found, lang),
                         classes=formatting.badge_classes(found),
                     )
+
+
+def _release_changes(found: Versions, claim_id: str, lang: str) -> list[nodes.Node]:
+    """A note beside the badges for each change across torch releases ("holds since 2.5")."""
+    notes: list[nodes.Node] = []
+    for outcome, release in found.changes(claim_id):
+        label = text(
+            lang, "since", outcome=text(lang, f"outcome-{outcome}"), release=short(release)
+        )
+        notes.append(nodes.inline(text=label, classes=["checker-badge", "checker-release-change"]))
+    broken = found.errors(claim_id)
+    if broken and len(broken) < len(found.releases):
+        label = text(lang, "release-error", releases=", ".join(short(r) for r in broken))
+        notes.append(nodes.inline(text=label, classes=["checker-badge", "checker-release-change"]))
+    return notes
+
+
+def _release_history(found: Versions, claim_id: str, lang: str) -> list[nodes.Node]:
+    """``Across torch releases (CPU): 2.4 holds · 2.5 holds · ...`` in the evidence panel."""
+    history = found.history(claim_id)
+    if not history:
+        return []
+    para = nodes.paragraph(classes=["checker-releases"])
+    para += nodes.emphasis(text=f"{text(lang, 'releases')}: ")
+    para += nodes.Text(" · ".join(f"{short(r)} {text(lang, f'outcome-{o}')}" for r, o in history))
+    return [para]
+
+
+def _control_paragraph(verdict: Verdict, lang: str) -> nodes.paragraph:
+    """``Control: <label>, <measurements>, <outcome>``, or why the claim has none."""
+    para = nodes.paragraph(classes=["checker-control"])
+    claim, evidence = verdict.claim, verdict.evidence
+    found = evidence.control if evidence is not None else None
+    if claim.control is None:
+        para += nodes.emphasis(text=f"{text(lang, 'no-control')}: ")
+        para += nodes.Text(claim.no_control or text(lang, "no-control-yet"))
+        return para
+    para += nodes.emphasis(text=f"{text(lang, 'control')}: ")
+    if found is None:
+        para += nodes.Text(f"{claim.control.label}, {text(lang, 'not-run')}")
+        return para
+    para += nodes.Text(f"{found.label}, ")
+    for m in found.observation.measurements:
+        shown, is_code = formatting.value(m.value, m.unit, lang)
+        para += nodes.literal(text=m.key)
+        para += nodes.Text(" ")
+        para += nodes.literal(text=shown) if is_code else nodes.Text(shown)
+        para += nodes.Text(", ")
+    para += nodes.strong(text=text(lang, found.outcome.value))
+    return para
 
 
 def _evidence_block(verdicts: list[Verdict], lang: str) -> nodes.container | None:
@@ -332,6 +387,7 @@ def _evidence_block(verdicts: list[Verdict], lang: str) -> nodes.container | Non
         rule += nodes.emphasis(text=f"{text(lang, 'rule')}: ")
         rule += nodes.Text(translate_text(lang, evidence.observation.rule))
         block += rule
+        block += _control_paragraph(verdict, lang)
         probe = nodes.paragraph()
         probe += nodes.emphasis(text=f"{text(lang, 'probe')}: ")
         probe += nodes.literal(text=verdict.claim.probe_name)

@@ -91,7 +91,7 @@ class MeasuredValueTransform(SphinxPostTransform):
                 node.replace_self(nodes.problematic(text=node.astext()))
                 continue
             raw, evidence = found
-            key = next(m for m in evidence.observation.measurements if m.key == node["key"])
+            key = evidence.measurement(node["key"])
             shown, is_code = formatting.value(raw, key.unit, lang)
             explanation = formatting.measured_on(evidence, lang)
             inner: nodes.Node = nodes.literal(text=shown) if is_code else nodes.Text(shown)

@@ -14,7 +14,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from checker import record, registry
+from checker import record, registry, versions
 from checker.cache import Cache
 from checker.evidence import Evidence, Value
 from checker.registry import Registry, RegistryError
@@ -37,6 +37,8 @@ class Results:
     #: The builder of this build; post-transforms skip text-only builders such as gettext.
     builder: str = ""
     devices: tuple[str, ...] = ()
+    #: Outcomes across torch releases (``versions.json`` beside the recorded evidence).
+    versions: versions.Versions | None = None
     #: False when the claim modules could not be loaded; pages then skip claim checks.
     loaded: bool = True
     built_at: str = field(
@@ -54,7 +56,10 @@ class Results:
         for dev in (device,) if device else self.devices:
             verdict = self.verdicts.get((claim.id, dev))
             if verdict is not None and verdict.evidence is not None:
-                return verdict.evidence.observation.value(key), verdict.evidence
+                try:
+                    return verdict.evidence.measurement(key).value, verdict.evidence
+                except KeyError:  # recorded before the probe (or its control) measured it
+                    continue
         return None
 
 
@@ -121,6 +126,7 @@ def compute_results(app: Sphinx) -> None:
     if loaded is None or app.builder.name in _TEXT_ONLY_BUILDERS:
         return
     root = Path(app.confdir)
+    results.versions = _versions(root, config)
     runner = Runner(loaded, cache=Cache.default(root), recorded=_recorded(root, config))
     devices: list[Device] = [d for d in ("cpu", "cuda") if d in config.devices]
     try:
@@ -140,6 +146,15 @@ def _load_registry(app: Sphinx) -> Registry | None:
         return registry.load(config.claim_modules, package=config.claim_package or None)
     except RegistryError as exc:
         warn(CheckerWarnings.REGISTRY, str(exc))
+        return None
+
+
+def _versions(root: Path, config: object) -> versions.Versions | None:
+    path = root / getattr(config, "evidence_dir", "docs/_evidence") / "versions.json"
+    try:
+        return versions.load(path)
+    except versions.VersionsError as exc:
+        warn(CheckerWarnings.EVIDENCE_FILE, str(exc))
         return None
 
 

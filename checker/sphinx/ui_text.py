@@ -40,6 +40,16 @@ LABELS: dict[str, str] = {
     "languages": "Languages",
     "unit-mib": "MiB",
     "separator": ", ",
+    "control": "Control",
+    "no-control": "No control",
+    "no-control-yet": "none written yet",
+    "releases": "Across torch releases (CPU)",
+    "since": "{outcome} since torch {release}",
+    "release-error": "probe error on torch {releases}",
+    "outcome-holds": "holds",
+    "outcome-fails": "fails",
+    "outcome-error": "probe error",
+    "outcome-not-run": "not run",
 }
 
 #: How each language names itself in the language switcher.

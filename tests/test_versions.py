@@ -1,0 +1,102 @@
+"""Outcomes across torch releases: merging per-release runs, reading the file, the findings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from checker import versions
+from checker.report import Report
+from checker.report import text as text_report
+from checker.verdict import not_run
+from tests.fixtures.claims_ok import CLAIMS
+
+RUNS = [
+    {"torch": "2.13.0+cpu", "claims": {"a/b": "holds", "a/c": "holds", "a/d": "fails"}},
+    {"torch": "2.4.1+cu121", "claims": {"a/b": "fails", "a/c": "holds", "a/d": "error"}},
+    {"torch": "2.10.0", "claims": {"a/b": "holds", "a/c": "holds", "a/d": "fails"}},
+    {"torch": "2.5.1+cu124", "claims": {"a/b": "holds", "a/c": "holds", "a/d": "fails"}},
+]
+
+
+def test_runs_merge_into_the_documented_schema(tmp_path: Path) -> None:
+    merged = versions.merge(RUNS).to_dict()
+    assert merged["schema"] == "checker.versions/1"
+    assert merged["releases"] == ["2.4.1", "2.5.1", "2.10.0", "2.13.0"]  # numeric order
+    assert merged["claims"]["a/b"] == {
+        "2.4.1": "fails",
+        "2.5.1": "holds",
+        "2.10.0": "holds",
+        "2.13.0": "holds",
+    }
+    assert set(merged) == {"schema", "releases", "claims", "measured_at", "python"}
+    path = tmp_path / "versions.json"
+    path.write_text(json.dumps(merged))
+    assert versions.load(path) == versions.merge(RUNS).__class__(
+        tuple(merged["releases"]), merged["claims"], merged["measured_at"], merged["python"]
+    )
+
+
+def test_changes_are_named_by_the_release_they_start_on() -> None:
+    merged = versions.merge(RUNS)
+    assert merged.changes("a/b") == [("holds", "2.5.1")]
+    assert merged.change("a/b") == "holds since 2.5"
+    assert merged.change("a/c") == ""
+    assert merged.change("a/d") == "probe error on 2.4"
+    assert merged.history("unknown/claim") == []
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{", "not valid JSON"),
+        ('{"schema": "checker.versions/2"}', "schema is not 'checker.versions/1'"),
+        (
+            '{"schema": "checker.versions/1", "releases": ["2.4.1"], "claims": '
+            '{"a/b": {"2.5.1": "holds"}}, "measured_at": "", "python": ""}',
+            "release '2.5.1' is not listed",
+        ),
+        (
+            '{"schema": "checker.versions/1", "releases": ["2.4.1"], "claims": '
+            '{"a/b": {"2.4.1": "maybe"}}, "measured_at": "", "python": ""}',
+            "outcome 'maybe' on 2.4.1",
+        ),
+    ],
+)
+def test_a_broken_file_is_named_with_what_is_wrong(
+    tmp_path: Path, content: str, message: str
+) -> None:
+    path = tmp_path / "versions.json"
+    path.write_text(content)
+    with pytest.raises(versions.VersionsError, match=message) as caught:
+        versions.load(path)
+    assert str(path) in str(caught.value)
+
+
+def test_a_missing_file_is_no_versions(tmp_path: Path) -> None:
+    assert versions.load(tmp_path / "absent.json") is None
+
+
+def test_verify_reports_a_change_as_a_finding_not_a_failure() -> None:
+    claim = CLAIMS[0]
+    run = {"torch": "2.4.1", "claims": {claim.id: "fails"}}
+    later = {"torch": "2.13.0", "claims": {claim.id: "holds"}}
+    report = Report(
+        [not_run(claim, "cpu", "not run in this test")],
+        "2.13.0",
+        versions=versions.merge([run, later]),
+    )
+    shown = text_report.render(report)
+    assert "across torch 2.4.1, 2.13.0 (CPU, measured " in shown
+    assert "1 of 1 claims changed" in shown
+    assert f"  {claim.id}: holds since 2.13" in shown
+    assert not any(v.failed for v in report.verdicts)
+
+
+def test_the_committed_file_shows_a_change_inside_the_supported_range() -> None:
+    found = versions.load(Path("docs/_evidence/versions.json"))
+    assert found is not None
+    assert found.releases[0] == "2.4.1"
+    assert found.change("saved-tensors/func-forward-transforms-allow-hooks") == "holds since 2.5"
