@@ -196,20 +196,24 @@ def _blank_complex_code(match: re.Match[str]) -> str:
     """Keep a code span that names one thing (`relu`, `torch.no_grad()`, `float16`); blank
     an expression (`autocast(dtype=torch.float16)`), whose words are arguments, not subjects."""
     code = match.group(0)
-    if re.fullmatch(r"`[\w.]+(?:\(\))?`", code):
+    # a name, a call with at most one plain argument, and calls chained on it
+    if re.fullmatch(r"`[\w.]+(?:\(\w*\))?(?:\.\w+\(\))*`", code):
         return code
     return " " * len(code)
 
 
 def names(subject: str, prose: str) -> bool:
     """Whether ``prose`` names ``subject``: a subject that starts or ends with a letter is
-    not part of a longer word ("del " is not in "model ", "conv" is in "conv2d")."""
+    not part of a longer word ("del " is not in "model "), nor a link of a method chain
+    (``clone().detach()`` is about neither alone)."""
     pattern = re.escape(subject)
     if subject[:1].isascii() and subject[:1].isalnum():
-        pattern = r"(?<![A-Za-z0-9_])" + pattern
-    if subject[-1:].isascii() and subject[-1:].isalnum():
-        # not a link in a chain whose last call decides: "detach().clone()" is a clone
-        pattern += r"(?!(?:\(\))?\.[A-Za-z_])"
+        # not part of a longer name, nor a later link of a chain ("clone().detach()")
+        pattern = r"(?<![A-Za-z0-9_])(?<!\)\.)" + pattern
+    if subject[-1:].isascii() and (subject[-1:].isalnum() or subject[-1:] == "_"):
+        # not part of a longer name, nor an earlier link of a chain ("detach().clone()":
+        # a chain is about what its links do together)
+        pattern += r"(?![A-Za-z0-9_])(?!(?:\([^()]*\))?\.[A-Za-z_])"
     return re.search(pattern, prose) is not None
 
 

@@ -2452,6 +2452,19 @@ CLAIMS = (
             "st-checkpoint-recomputed-gelu-early-stop",
         ),
         control=Control("no checkpointing", control_checkpoint_recomputes),
+        vocabulary=Vocabulary(
+            subjects=("checkpoint", "チェックポイント", "체크포인트"),
+            predicates={
+                "en": ("recompute", "forward again", "runs the forward"),
+                "ja": ("再計算", "もう一度実行", "計算し直"),
+                "ko": ("다시 계산", "재계산", "다시 실행"),
+            },
+            opposites={
+                "en": ("compute stays the same", "no extra compute", "costs no compute"),
+                "ja": ("計算量はそのまま", "計算量は同じ"),
+                "ko": ("계산량은 그대로", "계산량이 그대로", "계산량은 같"),
+            },
+        ),
     ),
     Claim(
         id="saved-tensors/del-frees-unsaved-intermediate",

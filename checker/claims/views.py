@@ -2116,6 +2116,12 @@ CLAIMS = (
         control=Control(
             "torch.tensor of a list, which does not warn", control_torch_tensor_of_list
         ),
+        # the advice is code, the same in every language; older releases gave the other order
+        vocabulary=Vocabulary(
+            subjects=("torch.tensor",),
+            predicates={lang: ("detach().clone()",) for lang in ("en", "ja", "ko")},
+            opposites={lang: ("clone().detach()",) for lang in ("en", "ja", "ko")},
+        ),
     ),
     Claim(
         id="inplace/leaf-refused-only-while-recording",
@@ -2444,6 +2450,22 @@ CLAIMS = (
             control_float_augmented_assignment,
         ),
         measures=("vi-long-iadd-float-error", "vi-long-add-float-dtype"),
+        # the statement denies that the dtype changes: "an int tensor becomes float" asserts it
+        vocabulary=Vocabulary(
+            subjects=(
+                "integer tensor",
+                "int tensor",
+                "整数テンソル",
+                "整数型のテンソル",
+                "정수 텐서",
+            ),
+            predicates={
+                "en": ("becomes a float", "turns into a float", "promoted to float"),
+                "ja": ("floatテンソルに変わ", "浮動小数点テンソルに変わ", "floatに変わ"),
+                "ko": ("float 텐서로 바뀐", "float 텐서로 바뀝", "float로 바뀐"),
+            },
+            denies=True,
+        ),
     ),
     # what in-place operations allocate
     Claim(
@@ -2635,6 +2657,19 @@ CLAIMS = (
             control_non_leaf_add_inplace,
         ),
         measures=("vi-leaf-inplace-error", "vi-leaf-inplace-under-no-grad"),
+        vocabulary=Vocabulary(
+            subjects=("leaf", "リーフ", "리프"),
+            predicates={
+                "en": ("raises", "refuses", "error"),
+                "ja": ("エラー", "使えません", "できません"),
+                "ko": ("오류", "에러", "쓸 수 없", "사용할 수 없"),
+            },
+            opposites={
+                "en": ("can be modified in place", "in-place operations work"),
+                "ja": ("インプレース演算を使えます", "インプレース演算が使えます"),
+                "ko": ("인플레이스 연산을 쓸 수 있", "인플레이스 연산을 사용할 수 있"),
+            },
+        ),
     ),
     Claim(
         id="inplace/modifying-saved-tensor-breaks-backward",
@@ -2722,6 +2757,14 @@ CLAIMS = (
             control_zeroed_through_data,
         ),
         measures=("vi-detach-zero-version", "vi-detach-zero-error"),
+        vocabulary=Vocabulary(
+            subjects=("detach",),
+            predicates={
+                "en": ("detect", "caught", "notice"),
+                "ja": ("検出", "検知"),
+                "ko": ("감지", "검출", "알아차"),
+            },
+        ),
     ),
     # the article's code
     Claim(
