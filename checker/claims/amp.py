@@ -1441,10 +1441,9 @@ def _cuda_decorators_rule(cuda_amp: bool) -> Observation:
     error = error_text(lambda: out.float().sum().backward())
     return Observation(
         holds=error.startswith("RuntimeError") and "same dtype" in error,
-        rule="holds if a matmul Function decorated with "
+        rule="holds if a matmul Function decorated with the custom_fwd and custom_bwd of "
         + ("torch.cuda.amp" if cuda_amp else "torch.amp (device_type='cpu')")
-        + "'s custom_fwd and custom_bwd, run under CPU autocast, fails in backward with "
-        "mismatched dtypes",
+        + ", run under CPU autocast, fails in backward with mismatched dtypes",
         measurements=(
             Measurement(
                 "amp-cuda-decorators-cpu-error" if cuda_amp else "amp-amp-decorators-cpu-error",

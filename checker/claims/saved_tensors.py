@@ -1083,7 +1083,7 @@ def _compute_rule(device: Device, variant: str) -> Observation:
         "grad-free matrix products runs fewer ATen operators or fewer FLOPs (as counted "
         "by the profiler) than outside, or the training step takes less than two thirds of "
         "the time (best of eight medians of five, interleaved; timings on a shared machine "
-        "vary by tens of percent, a real saving such as no_grad's is several-fold)",
+        "vary by tens of percent, a real saving such as that of no_grad is several-fold)",
         measurements=(
             Measurement(f"st-step-ops-{variant}", step_variant.ops, "count"),
             Measurement(f"st-step-flops-{variant}", step_variant.flops, "count"),

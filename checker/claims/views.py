@@ -141,8 +141,10 @@ def _reshape_copy_rule(device: Device, transposed: bool) -> Observation:
     shared = shares_storage(r, x)
     return Observation(
         holds=not shared and allocated > 0 and error.startswith("RuntimeError"),
-        rule=f"holds if reshape(12) of a {'transposed' if transposed else 'contiguous'} 3 × 4 "
-        "tensor does not share its storage and allocates, while view(12) raises RuntimeError",
+        rule="holds if reshape(12) of a "
+        + ("transposed" if transposed else "contiguous")
+        + " 3 × 4 tensor does not share its storage and allocates, while view(12) raises "
+        "RuntimeError",
         measurements=(
             Measurement("vi-reshape-transposed-shares", shared, "bool"),
             Measurement("vi-reshape-transposed-allocated", allocated, "bytes"),
@@ -1602,9 +1604,10 @@ def _leaf_rule(device: Device, leaf: bool) -> Observation:
     allowed = float(w.detach().sum()) == 4.0 and w.requires_grad
     return Observation(
         holds=error.startswith("RuntimeError") and "leaf Variable" in error and allowed,
-        rule=f"holds if add_ on a {'leaf' if leaf else 'non-leaf'} that requires grad raises a "
-        "RuntimeError naming the leaf variable, while the same add_ inside torch.no_grad() "
-        "succeeds",
+        rule="holds if add_ on a "
+        + ("leaf" if leaf else "non-leaf")
+        + " that requires grad raises a RuntimeError naming the leaf variable, while the same "
+        "add_ inside torch.no_grad() succeeds",
         measurements=(
             Measurement("vi-leaf-inplace-error", error, "exception"),
             Measurement("vi-leaf-inplace-under-no-grad", allowed, "bool"),
