@@ -8,6 +8,8 @@ of their catalogs (``checker/sphinx/locale/<lang>/LC_MESSAGES/checker.po``).
   probes, read from their syntax tree (an f-string becomes one message whose fields are
   ``{placeholders}``), and the rules of recorded evidence that no source rule produces (a
   stale recording still shows on the pages);
+- control labels and reasons for no control: each claim's ``Control.label`` or
+  ``no_control``, shown in its evidence panel;
 - reasons a device was not run: the literal reason given to ``Presence``, ``not_run`` or an
   ``"absent"`` result in :mod:`checker.devices`, :mod:`checker.runner`, :mod:`checker.worker`.
 
@@ -88,15 +90,15 @@ def extract(claims: Iterable[Claim], root: Path, recorded: Iterable[Path] = ()) 
     )
     for key, english in LABELS.items():
         _add(found, GeneratedMessage(english, key, (ui_path,), "label"))
-    by_module: dict[str, list[Claim]] = {}
-    for claim in claims:
-        by_module.setdefault(claim.probe.__module__, []).append(claim)
-    for module_name in sorted(by_module):
+    claims_list = list(claims)
+    for module_name in sorted({claim.probe.__module__ for claim in claims_list}):
         for message, problem in _literals(module_name, root, _rule_nodes):
             if problem:
                 problems.append(problem)
             elif message is not None:
                 _add(found, GeneratedMessage(message[0], None, (message[1],), "decision rule"))
+    for message in _claim_messages(claims_list, root):
+        _add(found, message)
     for module_name in REASON_MODULES:
         for message, _problem in _literals(module_name, root, _reason_nodes):
             if message is not None:
@@ -107,6 +109,36 @@ def extract(claims: Iterable[Claim], root: Path, recorded: Iterable[Path] = ()) 
                 text = "decision rule of recorded evidence, not in the probes' source any more"
                 _add(found, GeneratedMessage(rule, None, (_relative(path, root),), text))
     return Extraction(tuple(found.values()), tuple(problems))
+
+
+def _claim_messages(claims: list[Claim], root: Path) -> Iterator[GeneratedMessage]:
+    for claim in claims:
+        for english, what in _claim_texts(claim):
+            where = _written_at(claim, english, root)
+            yield GeneratedMessage(english, None, (where,), f"{what} of {claim.id}")
+
+
+def _claim_texts(claim: Claim) -> list[tuple[str, str]]:
+    """The control's label, or the reason the claim has none: both are shown in its
+    evidence panel."""
+    if claim.control is not None:
+        return [(claim.control.label, "control")]
+    return [(claim.no_control, "reason for no control")] if claim.no_control else []
+
+
+def _written_at(claim: Claim, english: str, root: Path) -> str:
+    """``path:line`` of the first source line of the claim's module holding the text's
+    start (a label may be split over lines); the module alone when none does."""
+    path = Path(inspect.getfile(claim.probe))
+    start = english[:24]
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        lines = []
+    for number, line in enumerate(lines, start=1):
+        if start in line:
+            return f"{_relative(path, root)}:{number}"
+    return _relative(path, root)
 
 
 def _add(found: dict[tuple[str | None, str], GeneratedMessage], message: GeneratedMessage) -> None:

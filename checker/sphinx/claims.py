@@ -333,13 +333,15 @@ def _control_paragraph(verdict: Verdict, lang: str) -> nodes.paragraph:
     found = evidence.control if evidence is not None else None
     if claim.control is None:
         para += nodes.emphasis(text=f"{text(lang, 'no-control')}: ")
-        para += nodes.Text(claim.no_control or text(lang, "no-control-yet"))
+        reason = claim.no_control
+        para += nodes.Text(translate_text(lang, reason) if reason else text(lang, "no-control-yet"))
         return para
     para += nodes.emphasis(text=f"{text(lang, 'control')}: ")
     if found is None:
-        para += nodes.Text(f"{claim.control.label}, {text(lang, 'not-run')}")
+        label = translate_text(lang, claim.control.label)
+        para += nodes.Text(f"{label}, {text(lang, 'not-run')}")
         return para
-    para += nodes.Text(f"{found.label}, ")
+    para += nodes.Text(f"{translate_text(lang, found.label)}, ")
     for m in found.observation.measurements:
         shown, is_code = formatting.value(m.value, m.unit, lang)
         para += nodes.literal(text=m.key)
