@@ -2608,7 +2608,7 @@ CLAIMS = (
         expect=Expect.HOLDS,
         probe=probe_cuda_decorators_ignore_cpu,
         control=Control(
-            "torch.amp's decorators with device_type='cpu'",
+            "the torch.amp decorators with device_type='cpu'",
             control_amp_decorators_on_cpu,
         ),
         devices=("cpu",),

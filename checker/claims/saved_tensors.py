@@ -1225,11 +1225,11 @@ def _packed_buffers(device: Device, ctx_attribute: bool) -> Observation:
     stats_seen = sum(1 for t in stats[:-1] if t.shape == (3,)) >= 2
     indices_seen = any(t.dtype == torch.int64 for t in pooled[:-1])
     kept_seen = len(custom) - 1 > 0 and any(t.shape == x.shape for t in custom[:-1])
-    where = "a ctx attribute" if ctx_attribute else "save_for_backward"
     return Observation(
         holds=mask_seen and stats_seen and indices_seen and not kept_seen,
         rule="holds if pack hooks see dropout's mask, batch norm's saved statistics and max "
-        f"pooling's indices, but not the tensor a custom Function keeps through {where}",
+        "pooling's indices, but not the tensor a custom Function keeps through "
+        + ("a ctx attribute" if ctx_attribute else "save_for_backward"),
         measurements=(
             Measurement("st-hooks-see-dropout-mask", mask_seen, "bool"),
             Measurement("st-hooks-see-norm-statistics", stats_seen, "bool"),
