@@ -233,4 +233,4 @@ def test_every_page_reads_in_its_language_in_a_browser(
                 if words:
                     english.append(f"{page} [{region}] {' '.join(words)}: {text[:120]!r}")
     assert regions_seen >= set(CHECKED_REGIONS), regions_seen
-    assert english == []
+    assert english == [], "\n".join(english)

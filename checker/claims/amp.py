@@ -1820,8 +1820,11 @@ def _default_argument_rule(source: str) -> Observation:
     return Observation(
         holds=error.startswith("NameError") and "later" in error,
         rule="holds if running the definition of a function whose default argument names "
-        f"`later` raises NameError ({'after' if source.startswith('def') else 'before'} "
-        "`later` is assigned)",
+        + (
+            "`later` raises NameError (after `later` is assigned)"
+            if source.startswith("def")
+            else "`later` raises NameError (before `later` is assigned)"
+        ),
         measurements=(Measurement("amp-default-argument-error", error, "exception"),),
     )
 

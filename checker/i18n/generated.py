@@ -11,7 +11,8 @@ of their catalogs (``checker/sphinx/locale/<lang>/LC_MESSAGES/checker.po``).
 - control labels and reasons for no control: each claim's ``Control.label`` or
   ``no_control``, shown in its evidence panel;
 - reasons a device was not run: the literal reason given to ``Presence``, ``not_run`` or an
-  ``"absent"`` result in :mod:`checker.devices`, :mod:`checker.runner`, :mod:`checker.worker`.
+  ``"absent"`` result in :mod:`checker.devices`, :mod:`checker.runner`, :mod:`checker.worker`,
+  and to ``NotApplicable`` in the claim modules.
 
 A rule that is not a literal cannot be translated: it is reported, and the rest goes on.
 :func:`check_catalog` judges one language's catalog with the same findings as a page's
@@ -49,7 +50,7 @@ PAGE = "(generated text)"
 THEME_PAGE = "(theme labels)"
 #: Modules whose literal reasons for a device not run are shown on pages.
 REASON_MODULES = ("checker.devices", "checker.runner", "checker.worker")
-_REASON_CALLS = {"Presence": 2, "not_run": 2}
+_REASON_CALLS = {"Presence": 2, "not_run": 2, "NotApplicable": 0}
 #: Words of a rule that are code: API names, calls, indexing, operators.
 _CODE_WORD = re.compile(r"[\w.\[\]():=*'\"-]*(?:\w_\w|\w\.\w|\(|\[|\*\*|=)[\w.\[\]():=*'\"-]*")
 _PERCENT_FIELD = re.compile(r"%\([A-Za-z_]\w*\)[sd]")
@@ -91,7 +92,8 @@ def extract(claims: Iterable[Claim], root: Path, recorded: Iterable[Path] = ()) 
     for key, english in LABELS.items():
         _add(found, GeneratedMessage(english, key, (ui_path,), "label"))
     claims_list = list(claims)
-    for module_name in sorted({claim.probe.__module__ for claim in claims_list}):
+    probe_modules = {claim.probe.__module__ for claim in claims_list}
+    for module_name in sorted(probe_modules):
         for message, problem in _literals(module_name, root, _rule_nodes):
             if problem:
                 problems.append(problem)
@@ -99,7 +101,7 @@ def extract(claims: Iterable[Claim], root: Path, recorded: Iterable[Path] = ()) 
                 _add(found, GeneratedMessage(message[0], None, (message[1],), "decision rule"))
     for message in _claim_messages(claims_list, root):
         _add(found, message)
-    for module_name in REASON_MODULES:
+    for module_name in REASON_MODULES + tuple(sorted(probe_modules)):
         for message, _problem in _literals(module_name, root, _reason_nodes):
             if message is not None:
                 _add(found, GeneratedMessage(message[0], None, (message[1],), "reason"))

@@ -29,7 +29,7 @@ DOMAIN = "checker"
 #: ``<lang>/LC_MESSAGES/checker.po`` under this folder.
 LOCALE_DIR = Path(__file__).with_name("locale")
 #: A field of an f-string message: ``{SIDE}``, ``{name}``, ``{x.shape}``.
-FIELD = re.compile(r"\{([A-Za-z_][^{}]*)\}")
+FIELD = re.compile(r"\{([^{}\s][^{}]*)\}")
 
 
 def catalog_path(lang: str, locale_dir: Path | None = None, domain: str = DOMAIN) -> Path:
@@ -98,7 +98,7 @@ def template_pattern(msgid: str) -> tuple[re.Pattern[str], dict[str, str]] | Non
             parts.append(f"(?P={groups[field]})")
         else:
             groups[field] = f"f{len(groups)}"
-            parts.append(f"(?P<{groups[field]}>.+?)")
+            parts.append(f"(?P<{groups[field]}>.*?)")  # a conditional field may be empty
         last = match.end()
     parts.append(re.escape(msgid[last:]))
     return re.compile("".join(parts), re.DOTALL), groups
