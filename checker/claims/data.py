@@ -315,9 +315,8 @@ def _deepcopy_non_leaf_rule(device: str, detached: bool) -> Observation:
     kind = "leaf" if detached else "non-leaf"
     return Observation(
         holds=error.startswith("RuntimeError"),
-        rule="holds if copy.deepcopy("
-        + ("(w * 2).detach(), a leaf," if detached else "w * 2, a tensor in the graph,")
-        + " raises RuntimeError",
+        rule="holds if copy.deepcopy(y) raises RuntimeError, for y = "
+        + ("(w * 2).detach(), a leaf" if detached else "w * 2, a tensor in the graph"),
         measurements=(Measurement(f"data-deepcopy-{kind}-error", error, "exception"),),
     )
 
@@ -859,7 +858,7 @@ CLAIMS = (
     Claim(
         id="data/copying-constructors-cost-grows-with-size",
         statement="For a 16 MiB array, the constructors that copy (torch.tensor, "
-        "torch.asarray with copy=True, torch.Tensor of an int64 array) take over a hundred "
+        "torch.asarray with copy=True, torch.Tensor of an int64 array) take at least 100 "
         "times as long as torch.from_numpy; those that share do not.",
         expect=Expect.HOLDS,
         probe=probe_constructor_cost,
