@@ -2063,7 +2063,11 @@ CLAIMS = (
             "vi-from-numpy-allocated",
         ),
         vocabulary=Vocabulary(
-            subjects=("from_numpy", "numpy()"), predicates=_SHARE, opposites=_COPY
+            subjects=("from_numpy", "numpy()"),
+            predicates=_SHARE,
+            opposites=_COPY,
+            # numpy(force=True) is data/numpy-force-shares-on-cpu's case
+            unless={lang: ("force=True", "`force`") for lang in ("en", "ja", "ko")},
         ),
     ),
     Claim(

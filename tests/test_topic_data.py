@@ -1,0 +1,81 @@
+"""Tests of the topic "Tensors made from data": its claim module, and the scanner reading
+statements of its claims in English, Japanese and Korean (``tests/samples/scan-data/``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from checker import registry
+from checker.claims import data
+from checker.scan.findings import Verdict
+from checker.scan.run import ScanOptions, scan
+from tests.helpers import ROOT, sample
+
+C, S = Verdict.CONTRADICTED, Verdict.SUPPORTED
+
+
+def test_claim_module_does_not_import_torch() -> None:
+    code = "import sys, checker.claims.data; sys.exit('torch' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
+    assert result.returncode == 0
+
+
+def test_ids_and_keys_carry_the_topic_prefix() -> None:
+    for claim in data.CLAIMS:
+        assert claim.topic == "data", claim.id
+        assert all(key.startswith("data-") for key in claim.all_measures), claim.id
+
+
+def test_every_claim_has_a_control_and_a_vocabulary() -> None:
+    assert len(data.CLAIMS) == 13
+    assert all(c.control is not None and c.vocabulary is not None for c in data.CLAIMS)
+    myths = {c.id for c in data.CLAIMS if c.expect.value == "fails"}
+    assert myths == {"data/myth-tensor-class-always-copies", "data/myth-deepcopy-keeps-graph"}
+
+
+#: (line, claim, verdict) of every claim finding, the same in each language's sample: one
+#: statement per line, the first also denying the myth that torch.Tensor always copies.
+FINDINGS = {
+    (3, "data/tensor-class-shares-float32-arrays", S),
+    (3, "data/myth-tensor-class-always-copies", S),
+    (5, "data/myth-tensor-class-always-copies", C),
+    (7, "data/asarray-copy-argument", S),
+    (9, "data/numpy-force-shares-on-cpu", C),
+    (11, "data/negative-strides-refused", S),
+    (13, "data/from-numpy-not-resizable", S),
+    (15, "data/deepcopy-leaf-copies-memory-and-grad", S),
+    (17, "data/deepcopy-non-leaf-raises", S),
+    (19, "data/myth-deepcopy-keeps-graph", C),
+    (21, "data/deepcopy-of-view-copies-whole-storage", S),
+    (23, "data/np-shares-memory-gets-both-cases", S),
+    (25, "data/copying-constructors-cost-grows-with-size", S),
+    (27, "data/deepcopy-keeps-shared-storage", S),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+def test_the_scanner_reads_each_claim_in_each_language(lang: str) -> None:
+    path = sample("scan-data") / f"{lang}.md"
+    result = scan([path], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
+    found = [(f.line, f.claim, f.verdict) for f in result.findings if f.kind == "claim"]
+    assert len(found) == len(FINDINGS) == 14
+    assert set(found) == FINDINGS
+    assert {f.lang for f in result.findings if f.kind == "claim"} == {lang}
+
+
+torch = pytest.importorskip("torch")
+
+
+def test_every_cpu_claim_is_confirmed_and_its_control_flips() -> None:
+    for claim in data.CLAIMS:
+        assert "cpu" in claim.devices, claim.id
+        observation = claim.probe("cpu")
+        assert observation.holds == (claim.expect.value == "holds"), claim.id
+        assert {m.key for m in observation.measurements} == set(claim.measures), claim.id
+        assert claim.control is not None
+        control = claim.control.probe("cpu")
+        assert control.holds != observation.holds, claim.id
+        assert {m.key for m in control.measurements} == set(claim.control.measures), claim.id
