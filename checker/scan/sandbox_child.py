@@ -30,22 +30,30 @@ import re
 import resource
 import select
 import signal
+import site
 import socket
 import struct
 import sys
+import sysconfig
 import tempfile
 import time
 import traceback
 from typing import Any
 
-import torch  # noqa: F401  paid once per zygote, never per snippet
+import torch  # paid once per zygote, never per snippet
 
 from checker.scan import confine
 
 _LENGTH = struct.Struct("!Q")
 FILENAME = "<snippet>"
 _DENIED = {errno.EACCES, errno.EPERM, errno.EROFS}
-_NETWORK = {errno.ENETUNREACH, errno.EAFNOSUPPORT, errno.ENETDOWN, errno.EHOSTUNREACH}
+_NETWORK = {
+    errno.ENETUNREACH,
+    errno.EAFNOSUPPORT,
+    errno.ENETDOWN,
+    errno.EHOSTUNREACH,
+    errno.ECONNREFUSED,  # a Unix socket the sandbox covered
+}
 
 
 def run_session(args: dict[str, Any]) -> dict[str, Any]:
@@ -66,16 +74,34 @@ def run_session(args: dict[str, Any]) -> dict[str, Any]:
     # process limit instead (enforced: the snippet runs as nobody, or without capabilities).
     gpu = bool(args.get("gpu"))
     measures["pid-namespace"] = not gpu and confine.unshare(confine.CLONE_NEWPID)
+    root = str(args["root"])
+    work = os.path.join(root, "work")
+    out_path = os.path.join(root, "stdout")
+    shm = False
+    if confine.private_mounts():
+        # one size-limited tmpfs is the only writable place: the working folder, its
+        # temporary files, the output and /dev/shm (multiprocessing's semaphores) share it
+        disk = int(args.get("disk_bytes") or 0)
+        measures["disk-bytes"] = bool(disk) and confine.tmpfs(root, disk, 0o711) and disk
+        os.makedirs(work, exist_ok=True)
+        shared = os.path.join(root, "shm")
+        os.makedirs(shared, mode=0o1777, exist_ok=True)
+        os.chmod(shared, 0o1777)
+        shm = os.path.isdir("/dev/shm") and confine.bind(shared, "/dev/shm")
+        measures["unix-sockets"] = (
+            f"{confine.hide_unix_sockets(root)} path sockets and /run hidden"
+        )
+        covered = confine.make_reachable(readable_paths())
+        measures["closed-folders-covered"] = ", ".join(covered) or "none"
+    else:
+        measures["disk-bytes"] = False
+        measures["unix-sockets"] = "reachable (no mount namespace: not root?)"
     measures["network-namespace"] = confine.unshare(confine.CLONE_NEWNET)
-    # multiprocessing needs shared memory for its semaphores: a /dev/shm of the session's own
-    shm = confine.private_shared_memory(int(args["file_bytes"]) * 8)
     measures["shared-memory"] = shm and "private /dev/shm"
     args = {**args, "shared_memory": shm}
-    work = os.path.join(args["root"], "work")
-    out_path = os.path.join(args["root"], "stdout")
     if os.geteuid() == 0:  # it becomes nobody, or keeps uid 0 without the right to override
         os.chown(work, confine.NOBODY, confine.NOBODY)
-        os.chmod(work, 0o777)  # the folder around it stays 0700
+        os.chmod(work, 0o777)  # the folder around it can be passed through, not listed
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -209,13 +235,7 @@ def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
         and int(args["open_files"]),
         "core-dumps": confine.limit(resource.RLIMIT_CORE, 0),
     }
-    readable = sorted(
-        {
-            p
-            for p in (*_SYSTEM_DIRS, sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path)
-            if p and os.path.isdir(p)
-        }
-    )
+    readable = readable_paths()
     # A snippet may use the GPU: CUDA opens its device nodes read-write and drives them with
     # ioctls. They give access to the GPU only, nothing on disk.
     writable, files = [work], [os.devnull]
@@ -224,7 +244,8 @@ def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
     if args.get("gpu"):  # the driver also writes to its own process's /proc entries
         writable.append(os.path.realpath("/proc/self"))
         files += [p for p in sorted(glob.glob("/dev/nvidia*")) if not os.path.isdir(p)]
-    measures["landlock-abi"] = confine.landlock(readable, writable, files)
+    system_files = [p for p in SYSTEM_FILES if os.path.isfile(p)]
+    measures["landlock-abi"] = confine.landlock([*readable, *system_files], writable, files)
     measures["privileges"] = confine.drop_privileges(readable) or "unchanged"
     processes = int(args["processes"])
     total = processes + confine.processes_of_user()
@@ -236,7 +257,44 @@ def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
     return measures
 
 
-_SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/bin", "/etc", "/proc", "/sys", "/dev")
+#: Folders a snippet may read besides the Python installation: programs and libraries, and
+#: the kernel's views of processes, devices and the hardware (no files of the host's users).
+SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/proc", "/sys", "/dev")
+#: Single files of ``/etc`` a snippet may read: the dynamic linker's cache, users and groups
+#: by name (not their passwords), time zone, locale and name-service settings.
+SYSTEM_FILES = tuple(
+    f"/etc/{name}"
+    for name in (
+        "ld.so.cache",
+        "ld.so.conf",
+        "localtime",
+        "passwd",
+        "group",
+        "nsswitch.conf",
+        "host.conf",
+        "hosts",
+        "locale.alias",
+        "mime.types",
+    )
+)
+
+
+def readable_paths() -> list[str]:
+    """What a snippet may read: the Python installation (the interpreter's prefixes, its
+    standard library and site-packages, torch's folder) and :data:`SYSTEM_DIRS`. Never the
+    working folder of the scan, though it is ``sys.path[0]``, nor another ``sys.path`` entry
+    outside the installation (``PYTHONPATH``)."""
+    paths = sysconfig.get_paths()
+    installation = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        *(paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths),
+        *site.getsitepackages(),
+        os.path.dirname(os.path.dirname(torch.__file__)),
+    }
+    return sorted(p for p in {*installation, *SYSTEM_DIRS} if p and os.path.isdir(p))
 
 
 def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:
@@ -323,6 +381,10 @@ def _cause(exc: BaseException) -> str:  # noqa: PLR0911  one cause per return
     text = str(exc)
     if isinstance(exc, MemoryError) or "can't allocate memory" in text or "out of memory" in text:
         return "memory"
+    if isinstance(exc, OSError) and exc.errno == errno.ENOMEM:
+        return "memory"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "disk"
     if isinstance(exc, socket.gaierror):
         return "network"
     if isinstance(exc, OSError):
