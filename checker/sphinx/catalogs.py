@@ -16,6 +16,8 @@ from babel.messages.pofile import PoFileError, read_po
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from checker.i18n.catalog import parse_catalog
+from checker.i18n.findings import Check
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 
 
@@ -61,12 +63,22 @@ def catalog_problem(path: Path) -> str | None:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return f"{path}:{line}: not valid UTF-8 ({exc.reason})"
+    # the strict reader first: it names the line of a header that declares another charset
+    # (Shift_JIS, EUC-KR) over UTF-8 bytes, which Babel fails on with a bare decoding error
+    fatal = [p for p in parse_catalog(raw, path).problems if p.check in _FATAL]
+    if fatal:
+        return f"{path}:{fatal[0].line}: {fatal[0].message}"
     try:
         read_po(io.BytesIO(raw), abort_invalid=True)
     except PoFileError as exc:
         return f"{path}:{exc.lineno}: malformed catalog: {exc}"
+    except (ValueError, LookupError) as exc:
+        return f"{path}:1: Babel cannot read the catalog: {exc}"
     try:
         polib.pofile(raw.decode("utf-8"), encoding="utf-8")
     except (OSError, ValueError) as exc:
         return f"{path}: malformed catalog: {exc}"
     return None
+
+
+_FATAL = (Check.SYNTAX, Check.ENCODING)
