@@ -165,7 +165,8 @@ SAMPLE_CASES = ROOT / "tests" / "samples" / "i18n" / "cases"
 
 
 @pytest.mark.parametrize(
-    ("case", "charset"), [("shift-jis-header.ja.po", "Shift_JIS"), ("euc-kr-header.ko.po", "EUC-KR")]
+    ("case", "charset"),
+    [("shift-jis-header.ja.po", "Shift_JIS"), ("euc-kr-header.ko.po", "EUC-KR")],
 )
 def test_a_header_declaring_another_charset_is_one_finding_on_its_line(
     case: str, charset: str

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.i18n import Check, Severity
-from checker.i18n import check
+from checker.i18n import Check, Severity, check
 from tests.i18n_helpers import I18N, check_case, check_samples, i18n_options, sample_locales
 
 CASES = [

@@ -197,3 +197,37 @@ def test_a_probes_temporary_folder_is_removed(confined: Confined) -> None:
     made = Path(confined.sandbox.call(f"{__name__}:multiprocessing_temp_dir", {}))
     assert made.name.startswith("pymp-")
     assert not made.exists()
+
+
+def test_every_missing_measure_is_reported_with_its_reason() -> None:
+    from checker.scan.sandbox_child import missing_measures
+
+    complete = {
+        "pid-namespace": True,
+        "network-namespace": True,
+        "disk-bytes": DISK_BYTES,
+        "landlock-abi": 7,
+        "privileges": "nobody",
+    }
+    assert missing_measures(complete) == []
+    bare = {"landlock-abi": 0, "privileges": "unchanged"}
+    reasons = missing_measures(bare)
+    assert [r.split(" (")[0] for r in reasons[:4]] == [
+        "no PID namespace",
+        "no network namespace",
+        "no mount namespace",
+        "no Landlock",
+    ]
+    assert len(reasons) == (5 if os.getuid() == 0 else 4)
+    assert missing_measures({**complete, "landlock-abi": 5}) == [
+        "Landlock ABI 5 < 6: abstract Unix sockets outside are reachable"
+    ]
+
+
+def test_a_session_reports_what_is_missing(confined: Confined) -> None:
+    outcome = confined.run("environ.py", secret=SECRET)
+    from checker.scan.sandbox_child import missing_measures
+
+    assert outcome.measures["missing"] == (
+        "; ".join(missing_measures(dict(outcome.measures))) or "none"
+    )

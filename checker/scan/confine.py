@@ -76,13 +76,12 @@ def private_shared_memory(size_bytes: int) -> bool:
     return tmpfs("/dev/shm", size_bytes, 0o1777)
 
 
-def make_reachable(paths: list[str], user: int = NOBODY) -> list[str]:
-    """Make every folder of ``paths`` reachable by ``user`` without exposing what lies
+def make_reachable(paths: list[str]) -> list[str]:
+    """Make every folder of ``paths`` reachable by ``nobody`` without exposing what lies
     beside it: each closed ancestor (``/root`` is ``0700``, and a Python installed by pyenv
     lives beneath it) is covered, in this mount namespace, by an empty tmpfs in which only
     the needed folders are bound back. Returns the ancestors covered; call it in a private
     mount namespace (:func:`private_mounts`), as root."""
-    del user  # reachable means: searchable by others, the bits ``nobody`` is judged by
     blocked: dict[str, list[str]] = {}
     for path in sorted({os.path.realpath(p) for p in paths if os.path.isdir(p)}):
         closed = _closed_ancestor(path)

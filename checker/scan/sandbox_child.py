@@ -1,18 +1,25 @@
 """The sandbox's job handler: runs one snippet, confined, in a process forked from the zygote.
 
 The zygote (:mod:`checker.zygote`) preloads this module, so ``import torch`` is paid once per
-zygote. For each article the zygote forks a child that calls :func:`run_session`, which
+zygote; it was started with a scrubbed environment (:data:`checker.pool.ENVIRONMENT_KEPT`).
+For each article the zygote forks a child that calls :func:`run_session`, which
 
-1. enters new PID and network namespaces where it may (the snippet then has no network, and
-   every process it starts dies with it);
+1. enters a new PID namespace where it may (the snippet's processes die with it), and a
+   mount namespace of its own: one size-limited tmpfs on the throw-away folder is the only
+   writable place (the working folder, the output, ``/dev/shm``), the host's Unix sockets
+   bound to paths and ``/run`` are covered, and closed folders around the Python
+   installation (``/root`` for pyenv) are covered by a tmpfs that binds back only the
+   installation; then a network namespace (no network);
 2. forks the process that runs the snippet, which: moves into the throw-away directory,
    scrubs its environment, sets resource limits (CPU time, file size, open files, processes),
-   applies Landlock (read only the Python installation and system folders, write only the
-   throw-away directory), drops root to ``nobody``, and runs the article's snippets in order
-   in one namespace, statement by statement, its output going to a file of capped size, and
-   reports after each snippet;
+   applies Landlock (read only the Python installation, torch, system folders and a few
+   files of ``/etc``; write only the throw-away directory; no TCP; no abstract Unix socket or
+   signal outside), becomes ``nobody``, and runs the article's snippets in order in one
+   namespace, statement by statement, its output going to a file of capped size, and reports
+   after each snippet;
 3. waits for it with a wall-clock deadline per snippet, kills it on expiry, and returns what
-   each snippet printed (per statement), how it ended and which measures were active.
+   each snippet printed (per statement), how it ended, which measures were active and which
+   were missing, with the reason (:func:`missing_measures`).
 """
 
 from __future__ import annotations
@@ -77,25 +84,7 @@ def run_session(args: dict[str, Any]) -> dict[str, Any]:
     root = str(args["root"])
     work = os.path.join(root, "work")
     out_path = os.path.join(root, "stdout")
-    shm = False
-    if confine.private_mounts():
-        # one size-limited tmpfs is the only writable place: the working folder, its
-        # temporary files, the output and /dev/shm (multiprocessing's semaphores) share it
-        disk = int(args.get("disk_bytes") or 0)
-        measures["disk-bytes"] = bool(disk) and confine.tmpfs(root, disk, 0o711) and disk
-        os.makedirs(work, exist_ok=True)
-        shared = os.path.join(root, "shm")
-        os.makedirs(shared, mode=0o1777, exist_ok=True)
-        os.chmod(shared, 0o1777)
-        shm = os.path.isdir("/dev/shm") and confine.bind(shared, "/dev/shm")
-        measures["unix-sockets"] = (
-            f"{confine.hide_unix_sockets(root)} path sockets and /run hidden"
-        )
-        covered = confine.make_reachable(readable_paths())
-        measures["closed-folders-covered"] = ", ".join(covered) or "none"
-    else:
-        measures["disk-bytes"] = False
-        measures["unix-sockets"] = "reachable (no mount namespace: not root?)"
+    shm = _private_filesystem(root, work, int(args.get("disk_bytes") or 0), measures)
     measures["network-namespace"] = confine.unshare(confine.CLONE_NEWNET)
     measures["shared-memory"] = shm and "private /dev/shm"
     args = {**args, "shared_memory": shm}
@@ -124,7 +113,63 @@ def run_session(args: dict[str, Any]) -> dict[str, Any]:
             offsets = frame.pop("offsets", [])
             frame["outputs"] = [_text(data[a:b]) for a, b in offsets]
             programs.append(frame)
+    measures["missing"] = "; ".join(missing_measures(measures)) or "none"
     return {"measures": measures, "programs": programs, "stopped": stopped}
+
+
+def _private_filesystem(root: str, work: str, disk: int, measures: dict[str, Any]) -> bool:
+    """In a mount namespace of the session's own: one tmpfs of ``disk`` bytes on ``root``
+    as the only writable place (the working folder, its temporary files, the output and
+    ``/dev/shm``, which multiprocessing's semaphores need), the host's Unix sockets and
+    ``/run`` covered, closed folders around the Python installation covered. Whether
+    ``/dev/shm`` is private."""
+    if not confine.private_mounts():
+        measures["disk-bytes"] = False
+        measures["unix-sockets"] = "reachable (no mount namespace)"
+        return False
+    measures["disk-bytes"] = bool(disk) and confine.tmpfs(root, disk, 0o711) and disk
+    os.makedirs(work, exist_ok=True)
+    shared = os.path.join(root, "shm")
+    os.makedirs(shared, exist_ok=True)
+    os.chmod(shared, 0o1777)
+    shm = os.path.isdir("/dev/shm") and confine.bind(shared, "/dev/shm")
+    hidden = confine.hide_unix_sockets(root)
+    measures["unix-sockets"] = f"{hidden} path sockets and /run hidden"
+    covered = confine.make_reachable(readable_paths())
+    measures["closed-folders-covered"] = ", ".join(covered) or "none"
+    return shm
+
+
+def missing_measures(measures: dict[str, Any]) -> list[str]:
+    """What the sandbox could not do here, each with its reason and what it leaves open."""
+    missing = []
+    if not measures.get("pid-namespace"):
+        missing.append(
+            "no PID namespace (a GPU session, or no CAP_SYS_ADMIN): the snippet sees the "
+            "host's processes"
+        )
+    if not measures.get("network-namespace"):
+        missing.append("no network namespace (no CAP_SYS_ADMIN): only Landlock 4+ refuses TCP")
+    if not measures.get("disk-bytes"):
+        missing.append(
+            "no mount namespace (not root, or no CAP_SYS_ADMIN): disk is bounded per file "
+            "only, Unix sockets bound to paths stay reachable, /dev/shm is the host's"
+        )
+    abi = int(measures.get("landlock-abi") or 0)
+    if abi == 0:
+        missing.append(
+            "no Landlock (the kernel lacks it): files are guarded by the uid's permissions only"
+        )
+    elif abi < 4:
+        missing.append(f"Landlock ABI {abi} < 4: TCP is refused by the network namespace only")
+    elif abi < 6:
+        missing.append(f"Landlock ABI {abi} < 6: abstract Unix sockets outside are reachable")
+    if os.getuid() == 0 and measures.get("privileges") != "nobody":
+        missing.append(
+            f"the snippet is not nobody ({measures.get('privileges')}): it may change the "
+            "metadata of files its uid owns"
+        )
+    return missing
 
 
 def _wait(pid: int, fd: int, timeout: float) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:

@@ -50,7 +50,7 @@ def check_catalogs(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
             warn(CheckerWarnings.CATALOG, problem)
 
 
-def catalog_problem(path: Path) -> str | None:
+def catalog_problem(path: Path) -> str | None:  # noqa: PLR0911  one problem per return
     """A message naming the file and line if ``path`` is not a readable catalog."""
     try:
         raw = path.read_bytes()

@@ -79,7 +79,7 @@ def _schemes(message: Message) -> Iterator[Finding]:
         written = next(g for g in match.groups() if g is not None)
         if match.group(3) is None or _scheme(written) in _DANGEROUS_SCHEMES:
             targets.add(written)
-    refused = {}
+    refused: dict[str, str] = {}
     for link in targets:
         scheme = _scheme(link)
         if not scheme or scheme in LINK_SCHEMES:
@@ -105,9 +105,7 @@ def _scheme(target: str) -> str:
     """The scheme a browser would read: percent-escapes decoded, spaces and control
     characters (which browsers drop from a scheme) removed, lower-cased."""
     decoded = unquote(target.strip())
-    cleaned = "".join(
-        c for c in decoded if not c.isspace() and unicodedata.category(c)[0] != "C"
-    )
+    cleaned = "".join(c for c in decoded if not c.isspace() and unicodedata.category(c)[0] != "C")
     try:
         return urlsplit(cleaned).scheme.lower()
     except ValueError:
