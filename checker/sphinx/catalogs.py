@@ -65,7 +65,7 @@ def catalog_problem(path: Path) -> str | None:  # noqa: PLR0911  one problem per
         return f"{path}:{line}: not valid UTF-8 ({exc.reason})"
     # the strict reader first: it names the line of a header that declares another charset
     # (Shift_JIS, EUC-KR) over UTF-8 bytes, which Babel fails on with a bare decoding error
-    fatal = [p for p in parse_catalog(raw, path).problems if p.check in _FATAL]
+    fatal = [p for p in parse_catalog(raw, path).problems if p.check is Check.ENCODING]
     if fatal:
         return f"{path}:{fatal[0].line}: {fatal[0].message}"
     try:
@@ -79,6 +79,3 @@ def catalog_problem(path: Path) -> str | None:  # noqa: PLR0911  one problem per
     except (OSError, ValueError) as exc:
         return f"{path}: malformed catalog: {exc}"
     return None
-
-
-_FATAL = (Check.SYNTAX, Check.ENCODING)
