@@ -231,3 +231,35 @@ def test_a_session_reports_what_is_missing(confined: Confined) -> None:
     assert outcome.measures["missing"] == (
         "; ".join(missing_measures(dict(outcome.measures))) or "none"
     )
+
+
+def test_dev_shm_is_private_and_multiprocessing_works(confined: Confined) -> None:
+    if not Path("/dev/shm").is_dir():
+        pytest.skip("this machine has no /dev/shm")
+    _as_root()
+    marker = Path("/dev/shm") / f"checker-test-{os.getpid()}"
+    marker.write_text("the host's\n", encoding="utf-8")
+    try:
+        outcome = confined.run("shared_memory.py")
+    finally:
+        marker.unlink()
+    assert outcome.error is None, outcome
+    assert outcome.outputs == ("", "", "", "[]\n")
+    assert outcome.measures["shared-memory"] == "private /dev/shm"
+
+
+def test_a_temporary_folder_inside_a_closed_folder_works_and_shows_nothing_else(
+    confined: Confined,
+) -> None:
+    _as_root()
+    closed = Path(tempfile.mkdtemp(prefix="checker-closed-"))  # 0700: nobody may not pass
+    (closed / "beside.txt").write_text("not for the snippet\n", encoding="utf-8")
+    shared, tempfile.tempdir = tempfile.tempdir, str(closed)
+    try:
+        outcome = confined.run("closed_temporary_folder.py")
+    finally:
+        tempfile.tempdir = shared
+        shutil.rmtree(closed)
+    assert _error(outcome) == ("PermissionError", "denied", 4)
+    assert outcome.outputs == ("", "", "True\n", "")
+    assert str(closed) in outcome.measures["closed-folders-covered"].split(", ")

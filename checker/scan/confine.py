@@ -66,24 +66,16 @@ def bind(source: str, target: str, *, read_only: bool = False) -> bool:
     return True
 
 
-def private_shared_memory(size_bytes: int) -> bool:
-    """Give this process (and its children) a ``/dev/shm`` of its own: a new mount namespace
-    whose mounts do not propagate back, and a fresh tmpfs of ``size_bytes`` on ``/dev/shm``.
-    ``multiprocessing`` needs it for its semaphores; the host's ``/dev/shm`` stays out of
-    reach. Needs ``CAP_SYS_ADMIN`` (root); ``False`` where it cannot be done."""
-    if not os.path.isdir("/dev/shm") or not private_mounts():
-        return False
-    return tmpfs("/dev/shm", size_bytes, 0o1777)
-
-
-def make_reachable(paths: list[str]) -> list[str]:
+def make_reachable(paths: list[str], writable: tuple[str, ...] = ()) -> list[str]:
     """Make every folder of ``paths`` reachable by ``nobody`` without exposing what lies
     beside it: each closed ancestor (``/root`` is ``0700``, and a Python installed by pyenv
     lives beneath it) is covered, in this mount namespace, by an empty tmpfs in which only
-    the needed folders are bound back. Returns the ancestors covered; call it in a private
-    mount namespace (:func:`private_mounts`), as root."""
+    the needed folders are bound back (read-only, but for those in ``writable``). Returns
+    the ancestors covered; call it in a private mount namespace (:func:`private_mounts`), as
+    root."""
+    kept_writable = {os.path.realpath(p) for p in writable}
     blocked: dict[str, list[str]] = {}
-    for path in sorted({os.path.realpath(p) for p in paths if os.path.isdir(p)}):
+    for path in sorted({os.path.realpath(p) for p in [*paths, *writable] if os.path.isdir(p)}):
         closed = _closed_ancestor(path)
         if closed is not None:
             blocked.setdefault(closed, []).append(path)
@@ -96,7 +88,7 @@ def make_reachable(paths: list[str]) -> list[str]:
                 continue
             for path, fd in handles.items():
                 os.makedirs(path, mode=0o755, exist_ok=True)
-                bind(f"/proc/self/fd/{fd}", path, read_only=True)
+                bind(f"/proc/self/fd/{fd}", path, read_only=path not in kept_writable)
             covered.append(ancestor)
         finally:
             for fd in handles.values():

@@ -135,7 +135,8 @@ def _private_filesystem(root: str, work: str, disk: int, measures: dict[str, Any
     shm = os.path.isdir("/dev/shm") and confine.bind(shared, "/dev/shm")
     hidden = confine.hide_unix_sockets(root)
     measures["unix-sockets"] = f"{hidden} path sockets and /run hidden"
-    covered = confine.make_reachable(readable_paths())
+    # the throw-away folder too: TMPDIR may lie in a closed folder
+    covered = confine.make_reachable(readable_paths(), writable=(root,))
     measures["closed-folders-covered"] = ", ".join(covered) or "none"
     return shm
 
