@@ -157,14 +157,19 @@ def is_negated(text: str, lang: Lang) -> bool:
 
 def numbers(text: str) -> Counter[str]:
     """The numbers in the prose of ``text``, normalised (``1,000`` and ``１０００`` are 1000)."""
-    found: Counter[str] = Counter()
+    return Counter(number_sequence(text))
+
+
+def number_sequence(text: str) -> list[str]:
+    """The numbers in the prose of ``text``, normalised as :func:`numbers`, in order."""
+    found: list[str] = []
     for raw in _NUMBER.findall(_prose(text)):
         value = raw.replace(",", "").lstrip("+")
         try:
             as_float = float(value)
         except ValueError:
             continue
-        found[f"{as_float:g}"] += 1
+        found.append(f"{as_float:g}")
     return found
 
 

@@ -222,9 +222,39 @@ def _importable_paths() -> list[str]:
     return [p for p in sys.path if p and os.path.isdir(p)]
 
 
+#: The only variables of the parent's environment a fork server (and so every probe and
+#: every scanned snippet) starts with: where programs are, the locale, where temporary files
+#: go, which GPUs it may use, and the settings of Python, PyTorch and its math libraries that
+#: change what a probe measures. Everything else (tokens, keys, the CI's secrets) stays out
+#: of the environment block the server is started with, which ``/proc/self/environ`` shows.
+ENVIRONMENT_KEPT = (
+    "PATH",
+    "HOME",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "TMPDIR",
+    "CUDA_VISIBLE_DEVICES",
+    "CHECKER_HIDE_CUDA",
+    "PYTHONHASHSEED",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONUTF8",
+    "PYTHONIOENCODING",
+    "PYTHONWARNINGS",
+)
+#: Prefixes of further variables kept (locale categories, CUDA, PyTorch, OpenMP, MKL).
+ENVIRONMENT_KEPT_PREFIXES = ("LC_", "CUDA_", "PYTORCH_", "TORCH_", "OMP_", "MKL_")
+
+
 def _child_env() -> dict[str, str]:
-    """The parent's environment, with this package importable by ``python -m``."""
-    env = dict(os.environ)
+    """The fork server's environment: the kept part of the parent's
+    (:data:`ENVIRONMENT_KEPT`), with this package importable by ``python -m``."""
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name in ENVIRONMENT_KEPT or name.startswith(ENVIRONMENT_KEPT_PREFIXES)
+    }
     package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    paths = (package_root, os.environ.get("PYTHONPATH"))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
     return env

@@ -29,6 +29,7 @@ import json
 import os
 import resource
 import selectors
+import shutil
 import signal
 import struct
 import sys
@@ -50,6 +51,10 @@ class _Child:
     result_fd: int
     #: An unlinked temporary file: nothing is left on disk, even if the server is killed.
     stderr_fd: int
+    #: The job's temporary folder (its ``TMPDIR``), removed when the job ends: a child ends
+    #: with ``os._exit``, so what ``multiprocessing`` and ``tempfile`` would clean up at exit
+    #: (``pymp-*`` folders) is removed here instead.
+    temp_dir: str
 
 
 def serve(stdin: TextIO, stdout: TextIO) -> None:
@@ -78,6 +83,7 @@ def serve(stdin: TextIO, stdout: TextIO) -> None:
     os.close(spare.job_fd)  # the spare child reads EOF and exits
     os.waitpid(spare.pid, 0)
     os.close(spare.stderr_fd)
+    shutil.rmtree(spare.temp_dir, ignore_errors=True)
     for pid in _EXITING:
         _reap(pid, block=True)
 
@@ -87,12 +93,15 @@ def _fork_child() -> _Child:
     result_r, result_w = os.pipe()
     stderr_fd, stderr_path = tempfile.mkstemp(prefix="checker-job-", suffix=".log")
     os.unlink(stderr_path)
+    temp_dir = tempfile.mkdtemp(prefix="checker-tmp-")
     pid = os.fork()
     if pid == 0:  # child
         code = 0
         try:
             os.close(job_w)
             os.close(result_r)
+            os.environ["TMPDIR"] = temp_dir
+            tempfile.tempdir = temp_dir
             _child(job_r, result_w, stderr_fd)
         except BaseException:
             code = 70
@@ -100,7 +109,7 @@ def _fork_child() -> _Child:
             os._exit(code)
     os.close(job_r)
     os.close(result_w)
-    return _Child(pid, job_w, result_r, stderr_fd)
+    return _Child(pid, job_w, result_r, stderr_fd, temp_dir)
 
 
 def _child(job_fd: int, result_fd: int, stderr_fd: int) -> None:
@@ -174,6 +183,7 @@ def _outcome(child: _Child, wakeup_fd: int) -> dict[str, Any]:
         report["exit"] = os.waitstatus_to_exitcode(status)
     report["stderr"] = _tail(child.stderr_fd)
     os.close(child.stderr_fd)
+    shutil.rmtree(child.temp_dir, ignore_errors=True)
     return report
 
 

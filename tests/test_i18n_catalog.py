@@ -157,3 +157,32 @@ def test_plural_entries_keep_every_form() -> None:
         ("{n} ファイル",),
         "{n} ファイル",
     )
+
+
+# -- hardening (issue 16) --------------------------------------------------------------------
+
+SAMPLE_CASES = ROOT / "tests" / "samples" / "i18n" / "cases"
+
+
+@pytest.mark.parametrize(
+    ("case", "charset"),
+    [("shift-jis-header.ja.po", "Shift_JIS"), ("euc-kr-header.ko.po", "EUC-KR")],
+)
+def test_a_header_declaring_another_charset_is_one_finding_on_its_line(
+    case: str, charset: str
+) -> None:
+    catalog = read_catalog(SAMPLE_CASES / case, case.split(".")[1])
+    assert [(p.check.value, p.line, p.message) for p in catalog.problems] == [
+        ("encoding", 7, f"the header declares charset {charset}; use charset=UTF-8")
+    ]
+
+
+@pytest.mark.parametrize("case", ["shift-jis-header.ja.po", "euc-kr-header.ko.po"])
+def test_the_build_reports_another_charset_with_its_line(case: str) -> None:
+    from checker.sphinx.catalogs import catalog_problem
+
+    path = SAMPLE_CASES / case
+    charset = "Shift_JIS" if "shift" in case else "EUC-KR"
+    assert catalog_problem(path) == (
+        f"{path}:7: the header declares charset {charset}; use charset=UTF-8"
+    )

@@ -377,3 +377,80 @@ def test_an_english_message_translated_two_ways_is_a_warning_on_the_odd_one() ->
             "translated differently elsewhere: '줄' in a.po:9 and 1 more; use one translation",
         )
     ]
+
+
+# -- hardening (issue 16) --------------------------------------------------------------------
+
+
+def test_swapped_numbers_are_refused() -> None:
+    english = "A `float16` element takes 2 bytes and a `float32` element 4 bytes."
+    translation = "`float16` の要素は 4 バイト、`float32` の要素は 2 バイトです。"
+    assert findings(english, translation) == [
+        (
+            "number",
+            "numbers in another order: the English has 2, 4, the translation 4, 2",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "translation",
+    [
+        # the same order
+        "`float16` の要素は 2 バイト、`float32` の要素は 4 バイトです。",
+        # a number repeated before its place ("2 乗" for a square) keeps the order
+        "2 乗の前に、`float16` の要素は 2 バイト、`float32` の要素は 4 バイトです。",
+    ],
+)
+def test_numbers_in_the_english_order_pass(translation: str) -> None:
+    english = "A `float16` element takes 2 bytes and a `float32` element 4 bytes."
+    assert findings(english, translation) == []
+
+
+def test_numbers_inside_code_written_as_text_are_left_to_the_code_checks() -> None:
+    english = "holds if reshape(12) of a transposed 3 × 4 tensor allocates"
+    translation = "転置した 3 × 4 のテンソルの reshape(12) がメモリを割り当てれば成立"
+    assert findings(english, translation) == []
+
+
+@pytest.mark.parametrize(
+    ("link", "scheme"),
+    [
+        ("javascript:alert", "javascript"),
+        ("JavaScript:void", "javascript"),
+        ("java%09script:alert", "javascript"),
+        ("data:text/html,hello", "data"),
+        ("vbscript:msgbox", "vbscript"),
+        ("file:///etc/passwd", "file"),
+        ("ftp://files.example/x", "ftp"),
+        ("mailto:someone@evil.example", "mailto"),
+    ],
+)
+def test_every_link_scheme_but_http_is_refused(link: str, scheme: str) -> None:
+    english = "Read [the guide](#guide) first."
+    translation = f"まず [ガイド]({link}) を読んでください。"
+    found = [(name, text) for name, text in findings(english, translation) if name != "link"]
+    assert found == [
+        (
+            "external-link",
+            f"links with the scheme {scheme}: ({link}); a translation may link only with "
+            "http: and https:",
+        )
+    ]
+
+
+def test_an_autolink_and_a_bare_javascript_url_are_refused() -> None:
+    english = "Read the guide first."
+    for translation in ("まず <javascript:alert> を読む。", "まず javascript:alert を読む。"):
+        assert findings(english, translation) == [
+            (
+                "external-link",
+                "links with the scheme javascript: (javascript:alert); a translation may link "
+                "only with http: and https:",
+            )
+        ]
+
+
+def test_a_mailto_link_the_english_has_stays() -> None:
+    english = "Write to [the maintainers](mailto:team@example.org)."
+    assert findings(english, "[メンテナー](mailto:team@example.org) に連絡してください。") == []

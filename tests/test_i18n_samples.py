@@ -7,12 +7,13 @@ expectation lists ``(check, line of the .po)``.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
-from checker.i18n import Check, Severity
-from tests.i18n_helpers import I18N, check_case, check_samples
+from checker.i18n import Check, Severity, check
+from tests.i18n_helpers import I18N, check_case, check_samples, i18n_options, sample_locales
 
 CASES = [
     # security
@@ -23,6 +24,9 @@ CASES = [
     ("include-directive.ja.po", "index", [("directive", 13)]),
     ("external-link.ja.po", "guide", [("external-link", 40)]),
     ("myst-syntax.ko.po", "guide", [("myst-syntax", 40)]),
+    ("javascript-link.ja.po", "guide", [("external-link", 40)]),
+    ("data-link.ko.po", "guide", [("external-link", 40)]),
+    ("mailto-link.ja.po", "guide", [("external-link", 40)]),
     ("fuzzy-script.ko.po", "guide", [("fuzzy", 39), ("html", 41)]),
     # code
     ("changed-inline-code.ja.po", "guide", [("code-literal", 17)]),
@@ -44,6 +48,8 @@ CASES = [
     # malformed
     ("malformed-syntax.ko.po", "guide", [("syntax", 40)]),
     ("wrong-encoding.ja.po", "guide", [("encoding", 10)]),
+    ("shift-jis-header.ja.po", "guide", [("encoding", 7)]),
+    ("euc-kr-header.ko.po", "guide", [("encoding", 7)]),
     ("wrong-plural-forms.ko.po", "guide", [("header", 9)]),
     ("duplicate-msgid.ja.po", "guide", [("duplicate", 43)]),
     ("binary.ko.po", "guide", [("encoding", 1)]),
@@ -123,3 +129,25 @@ def test_a_missing_catalog_is_an_error_and_counts_as_untranslated(tmp_path: Path
     assert finding.severity is Severity.ERROR
     assert result.language("ko").translated == 7
     assert result.complete_pages("ko") == ("guide",)
+
+
+def test_an_oversized_message_is_refused_quickly(tmp_path: Path) -> None:
+    """800,000 ``[`` in one message: parsing it as MyST would take minutes."""
+    locales = sample_locales(tmp_path)
+    path = locales / "ja" / "LC_MESSAGES" / "guide.po"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[39] == 'msgstr "ビュー"'
+    lines[39] = 'msgstr "' + "[" * 800_000 + '"'
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    started = time.monotonic()
+    result = check(i18n_options(locales))
+    assert time.monotonic() - started < 30
+    assert [(f.path, f.check.value, f.line, f.message) for f in result.findings] == [
+        (
+            "locales/ja/LC_MESSAGES/guide.po",
+            "syntax",
+            40,
+            "msgstr of 800000 characters; a message may hold at most 10000: split it, it is "
+            "not one sentence of the docs",
+        )
+    ]

@@ -33,7 +33,9 @@ TIMEOUT_S = 3.0
 BOUND_S = 90.0
 #: Small enough that touching it all takes well under TIMEOUT_S on a slow machine.
 MEMORY_BYTES = 256 * 1024**2
-COPIED = ("loop.md", "memory.md", "segfault.md", "fork.md", "print.md")
+COPIED = ("loop.md", "memory.md", "segfault.md", "fork.md", "print.md", "disk.md")
+#: Small enough that the 64 files of 4 MiB of disk.md fill it quickly.
+DISK_BYTES = 32 * 1024**2
 BIG = 50 * 1024 * 1024
 
 
@@ -105,9 +107,13 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scanned]:
             text = text.replace("{" + key + "}", value)
         (articles / template.name.removesuffix(".in")).write_text(text, encoding="utf-8")
     before = _listing(watched)
+    # a temporary folder of this test's own: other scans on the machine use /tmp too
+    private_tmp = Path(tempfile.mkdtemp(prefix="checker-test-tmp-"))
+    private_tmp.chmod(0o755)  # the snippet (nobody) passes through it to its work folder
+    shared_tmp, tempfile.tempdir = tempfile.tempdir, str(private_tmp)
     dirs_before = _sandbox_dirs()
     options = ScanOptions(
-        limits=Limits(timeout_s=TIMEOUT_S, memory_bytes=MEMORY_BYTES),
+        limits=Limits(timeout_s=TIMEOUT_S, memory_bytes=MEMORY_BYTES, disk_bytes=DISK_BYTES),
         use_cache=False,
         project_root=ROOT,
     )
@@ -116,8 +122,11 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scanned]:
         result = scan([articles], registry_mod.load(), options)
         seconds = time.monotonic() - started
         connections = _accepted(server)
+        dirs_left = _sandbox_dirs() - dirs_before
     finally:
         server.close()
+        tempfile.tempdir = shared_tmp
+        shutil.rmtree(private_tmp, ignore_errors=True)
     yield Scanned(
         result,
         articles,
@@ -127,7 +136,7 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scanned]:
         before,
         connections,
         seconds,
-        _sandbox_dirs() - dirs_before,
+        dirs_left,
     )
 
 
@@ -143,6 +152,7 @@ def test_every_file_is_reported(scanned: Scanned) -> None:
         "segfault.md",
         "fork.md",
         "print.md",
+        "disk.md",
         "delete.md",
         "write.md",
         "network.md",
@@ -193,6 +203,16 @@ def test_a_gigabyte_of_output(scanned: Scanned) -> None:
     assert (finding.line, finding.verdict) == (7, Verdict.BROKEN)
     assert finding.evidence == (
         "stopped by the sandbox: output limit (OSError: [Errno 27] File too large, line 7)"
+    )
+
+
+def test_many_files_fill_the_disk_limit(scanned: Scanned) -> None:
+    if not scanned.result.sandbox.get("disk-bytes"):
+        pytest.skip(f"no disk limit here: {scanned.result.sandbox.get('missing')}")
+    finding = scanned.only("disk.md")
+    assert (finding.line, finding.verdict) == (7, Verdict.BROKEN)
+    assert finding.evidence == (
+        "stopped by the sandbox: disk limit (OSError: [Errno 28] No space left on device, line 7)"
     )
 
 

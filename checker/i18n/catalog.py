@@ -63,15 +63,45 @@ def parse_catalog(raw: bytes, path: Path, lang: str | None = None) -> Catalog:
     entries = tuple(e for e in builder.entries if e is not header_entry)
     problems = [Problem(e.line, Check.SYNTAX, e.message) for e in errors]
     problems += builder.problems
+    problems += _oversized(builder.entries)
     problems.sort(key=lambda p: p.line)
     if problems:
         return Catalog(path, entries, problems=tuple(problems))
     header = header_fields(header_entry)
     problems += _duplicates(entries)
     problems += header_problems(header_entry, header, lang)
-    problems += babel_problems(raw)
+    if not any(p.check is Check.ENCODING for p in problems):
+        # Babel decodes with the declared charset: a wrong one is reported once, on its line
+        problems += babel_problems(raw)
     problems.sort(key=lambda p: p.line)
     return Catalog(path, entries, {k: v for k, (v, _) in header.items()}, tuple(problems))
+
+
+#: The longest message (English or translation) a catalog may hold, in characters. The
+#: longest of the project's is under a thousand; parsing a message as MyST takes time that
+#: grows faster than its length (800,000 ``[`` take minutes), so a longer one is refused
+#: before anything parses it.
+MAX_MESSAGE_CHARS = 10_000
+
+
+def _oversized(entries: list[Entry]) -> list[Problem]:
+    problems = []
+    for entry in entries:
+        for line, text, what in (
+            (entry.msgid_line, entry.msgid, "msgid"),
+            *((entry.msgstr_line, form, "msgstr") for form in entry.translations),
+        ):
+            if len(text) > MAX_MESSAGE_CHARS:
+                problems.append(
+                    Problem(
+                        line,
+                        Check.SYNTAX,
+                        f"{what} of {len(text)} characters; a message may hold at most "
+                        f"{MAX_MESSAGE_CHARS}: split it, it is not one sentence of the docs",
+                    )
+                )
+                break
+    return problems
 
 
 def _encoding_problem(raw: bytes) -> Problem | None:

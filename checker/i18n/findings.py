@@ -95,7 +95,9 @@ class Check(enum.Enum):
     ``{include}``, ...) that the English does not. Directives run while the translation is
     parsed; they are refused."""
     EXTERNAL_LINK = "external-link"
-    """The translation links to a host that the English entry does not link to."""
+    """The translation links to a host that the English entry does not link to, or links
+    with a scheme other than ``http:`` and ``https:`` (``javascript:``, ``data:``,
+    ``file:``...; ``mailto:`` only where the English has the same address)."""
     MYST_SYNTAX = "myst-syntax"
     """The translation adds MyST syntax the English entry does not have (a heading, list,
     image, footnote, target, comment, table): the sentence would change the page's

@@ -15,6 +15,7 @@ from typing import Any
 from checker.i18n.findings import Finding
 from checker.i18n.run import I18nResult
 from checker.report.github import annotation
+from checker.report.plain_text import plain, plain_document
 
 SCHEMA = "checker.i18n/1"
 _WIDTH = 160
@@ -61,7 +62,7 @@ def render_text(result: I18nResult) -> str:
         f"checker i18n: {len(result.errors)} errors, {len(result.warnings)} warnings in "
         f"{result.catalogs} catalogs ({', '.join(result.langs)}); templates: {result.templates}"
     )
-    return "\n".join(lines).lstrip("\n") + "\n"
+    return plain("\n".join(lines).lstrip("\n") + "\n")
 
 
 def _count(result: I18nResult, lang: str, *, error: bool) -> int:
@@ -98,7 +99,7 @@ def render_json(result: I18nResult) -> str:
         "languages": languages,
         "findings": [_finding(f) for f in result.findings],
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(plain_document(document), indent=2, ensure_ascii=False) + "\n"
 
 
 def _finding(finding: Finding) -> dict[str, Any]:

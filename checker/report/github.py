@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from checker.report import Report, evidence_summary
+from checker.report.plain_text import plain
 from checker.verdict import Status
 
 
 def _escape(text: str) -> str:
+    text = plain(text)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
@@ -23,7 +25,8 @@ def annotation(
     title: str | None = None,
 ) -> str:
     """One workflow command, ``::LEVEL file=…,line=…,title=…::MESSAGE``, escaped as GitHub
-    requires. Shared by ``verify``, ``i18n`` and ``scan``."""
+    requires, its text :func:`~checker.report.plain_text.plain`. Shared by ``verify``,
+    ``i18n`` and ``scan``."""
     properties = []
     if path is not None:
         properties.append(f"file={_escape_property(path)}")

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from checker.report import Report
+from checker.report.plain_text import plain_document
 
 SCHEMA = "checker.verify/1"
 
@@ -52,4 +53,4 @@ def render(report: Report) -> str:
         "results": results,
         "summary": report.summary(),
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(plain_document(document), indent=2, ensure_ascii=False) + "\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from xml.etree import ElementTree as ET
 
 from checker.report import Report, evidence_summary
+from checker.report.plain_text import plain
 from checker.verdict import Status
 
 
@@ -47,5 +48,9 @@ def render(report: Report) -> str:
             ET.SubElement(case, "skipped", {"message": v.reason})
         else:
             ET.SubElement(case, "system-out").text = evidence_summary(v, limit=50)
+    for element in suite.iter():  # XML 1.0 cannot even hold most control characters
+        element.attrib.update({k: plain(v) for k, v in element.attrib.items()})
+        if element.text:
+            element.text = plain(element.text)
     ET.indent(suite)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from checker.report import Report, evidence_summary
+from checker.report.plain_text import plain
 from checker.verdict import Status
 
 _MARK = {
@@ -76,4 +77,4 @@ def render(report: Report) -> str:
     for device, reason in report.absent.items():
         lines.append(f"{device} not run: {reason}")
     lines += _across_releases(report)
-    return "\n".join(lines) + "\n"
+    return plain("\n".join(lines) + "\n")

@@ -34,21 +34,111 @@ def unshare(flags: int) -> bool:
     return int(_libc.unshare(flags)) == 0
 
 
-_MS_REC, _MS_PRIVATE, _MS_NOSUID, _MS_NODEV = 0x4000, 0x40000, 0x2, 0x4
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT, _MS_BIND = 0x1, 0x2, 0x4, 0x20, 0x1000
+_MS_REC, _MS_PRIVATE = 0x4000, 0x40000
 
 
-def private_shared_memory(size_bytes: int) -> bool:
-    """Give this process (and its children) a ``/dev/shm`` of its own: a new mount namespace
-    whose mounts do not propagate back, and a fresh tmpfs of ``size_bytes`` on ``/dev/shm``.
-    ``multiprocessing`` needs it for its semaphores; the host's ``/dev/shm`` stays out of
-    reach. Needs ``CAP_SYS_ADMIN`` (root); ``False`` where it cannot be done."""
-    if not os.path.isdir("/dev/shm") or not unshare(CLONE_NEWNS):
+def private_mounts() -> bool:
+    """Enter a new mount namespace whose mounts do not propagate back to the host. Needs
+    ``CAP_SYS_ADMIN`` (root); ``False`` where it cannot be done."""
+    if not unshare(CLONE_NEWNS):
         return False
-    if _libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
-        return False
-    options = f"size={size_bytes},mode=1777".encode()
+    return int(_libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None)) == 0
+
+
+def tmpfs(path: str, size_bytes: int, mode: int = 0o755) -> bool:
+    """Mount a fresh tmpfs of at most ``size_bytes`` on ``path`` (in a private mount
+    namespace: see :func:`private_mounts`). Everything written beneath ``path`` then counts
+    against that size, whatever the number of files."""
+    options = f"size={size_bytes},mode={mode:o}".encode()
     flags = _MS_NOSUID | _MS_NODEV
-    return int(_libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", flags, options)) == 0
+    return int(_libc.mount(b"tmpfs", path.encode(), b"tmpfs", flags, options)) == 0
+
+
+def bind(source: str, target: str, *, read_only: bool = False) -> bool:
+    """Make ``target`` show ``source`` (a folder or a single file)."""
+    flags = _MS_BIND | _MS_REC
+    if _libc.mount(source.encode(), target.encode(), None, flags, None) != 0:
+        return False
+    if read_only:
+        flags = _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV
+        return int(_libc.mount(b"none", target.encode(), None, flags, None)) == 0
+    return True
+
+
+def make_reachable(paths: list[str], writable: tuple[str, ...] = ()) -> list[str]:
+    """Make every folder of ``paths`` reachable by ``nobody`` without exposing what lies
+    beside it: each closed ancestor (``/root`` is ``0700``, and a Python installed by pyenv
+    lives beneath it) is covered, in this mount namespace, by an empty tmpfs in which only
+    the needed folders are bound back (read-only, but for those in ``writable``). Returns
+    the ancestors covered; call it in a private mount namespace (:func:`private_mounts`), as
+    root."""
+    kept_writable = {os.path.realpath(p) for p in writable}
+    blocked: dict[str, list[str]] = {}
+    for path in sorted({os.path.realpath(p) for p in [*paths, *writable] if os.path.isdir(p)}):
+        closed = _closed_ancestor(path)
+        if closed is not None:
+            blocked.setdefault(closed, []).append(path)
+    covered = []
+    for ancestor, needed in sorted(blocked.items()):
+        kept = [p for p in needed if not any(p.startswith(o + os.sep) for o in needed if o != p)]
+        handles = {p: os.open(p, os.O_PATH | os.O_CLOEXEC) for p in kept}
+        try:
+            if not tmpfs(ancestor, 1024 * 1024, 0o755):
+                continue
+            for path, fd in handles.items():
+                os.makedirs(path, mode=0o755, exist_ok=True)
+                bind(f"/proc/self/fd/{fd}", path, read_only=path not in kept_writable)
+            covered.append(ancestor)
+        finally:
+            for fd in handles.values():
+                os.close(fd)
+    return covered
+
+
+def _closed_ancestor(path: str) -> str | None:
+    """The highest folder on the way to ``path`` (itself included) that others cannot
+    search, or ``None``."""
+    parts = path.strip(os.sep).split(os.sep)
+    for i in range(1, len(parts) + 1):
+        current = os.sep + os.sep.join(parts[:i])
+        try:
+            if not os.stat(current).st_mode & 0o001:
+                return current
+        except OSError:
+            return None
+    return None
+
+
+def hide_unix_sockets(keep_under: str) -> int:
+    """Cover every Unix socket bound to a path (those the kernel lists in ``/proc/net/unix``
+    for this network namespace), except beneath ``keep_under``, with ``/dev/null``, and
+    ``/run`` (where services put theirs) with an empty tmpfs: a connect by path then finds
+    no listener. Call it in a private mount namespace, before leaving the host's network
+    namespace. Returns how many sockets were covered."""
+    covered = 0
+    for path in _unix_socket_paths():
+        if path.startswith(keep_under.rstrip(os.sep) + os.sep):
+            continue
+        if bind(os.devnull, path):
+            covered += 1
+    if os.path.isdir("/run") and not os.path.islink("/run"):
+        tmpfs("/run", 1024 * 1024, 0o755)
+    return covered
+
+
+def _unix_socket_paths() -> list[str]:
+    try:
+        with open("/proc/net/unix", encoding="utf-8", errors="replace") as table:
+            lines = table.read().splitlines()[1:]
+    except OSError:
+        return []
+    paths = set()
+    for line in lines:
+        fields = line.split(None, 7)
+        if len(fields) == 8 and fields[7].startswith(os.sep):  # '@' marks an abstract one
+            paths.add(fields[7])
+    return sorted(p for p in paths if os.path.exists(p))
 
 
 def landlock_abi() -> int:

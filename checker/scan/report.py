@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 
 from checker.report.github import annotation
+from checker.report.plain_text import plain, plain_document
 from checker.scan.findings import FAILING, ScanResult, Verdict
 
 _MARK = {
@@ -50,7 +51,7 @@ def render_text(result: ScanResult) -> str:
         lines.append("absent: " + "; ".join(f"{d}: {r}" for d, r in result.absent.items()))
     if result.sandbox:
         lines.append("sandbox: " + ", ".join(f"{k}={v}" for k, v in result.sandbox.items()))
-    return "\n".join(lines) + "\n"
+    return plain("\n".join(lines) + "\n")
 
 
 #: The JSON document's schema: ``kind`` is ``claim``, ``snippet`` or ``api``; ``verdict`` one
@@ -86,7 +87,7 @@ def render_json(result: ScanResult) -> str:
             "sandbox": dict(result.sandbox),
         },
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(plain_document(document), indent=2, ensure_ascii=False) + "\n"
 
 
 def render_github(result: ScanResult) -> str:

@@ -35,6 +35,9 @@ class Limits:
     output_bytes: int = 256 * 1024
     #: Largest file (its standard output included) the snippet may write.
     file_bytes: int = 8 * 1024**2
+    #: Everything a session may write (files, its output, ``/dev/shm``): the size of the
+    #: tmpfs that is its only writable place. It is memory, beside ``memory_bytes``.
+    disk_bytes: int = 256 * 1024**2
     processes: int = 64
     open_files: int = 256
 
@@ -122,8 +125,10 @@ class Sandbox:
 
     def _run_job(self, programs: Sequence[Program]) -> list[Outcome]:
         root = Path(tempfile.mkdtemp(prefix="checker-scan-"))
+        root.chmod(0o711)  # the snippet (nobody) passes through to work/, lists nothing
         (root / "work").mkdir()
         started = time.monotonic()
+        gpu = any(p.gpu for p in programs)
         try:
             job = Job(
                 handler=HANDLER,
@@ -141,14 +146,17 @@ class Sandbox:
                     "timeout_s": self.limits.timeout_s,
                     "output_bytes": self.limits.output_bytes,
                     "file_bytes": self.limits.file_bytes,
+                    "disk_bytes": self.limits.disk_bytes,
                     "processes": self.limits.processes,
                     "open_files": self.limits.open_files,
-                    "gpu": any(p.gpu for p in programs),
+                    "gpu": gpu,
                 },
                 timeout_s=self.limits.timeout_s * len(programs) + 15.0,
-                # RLIMIT_DATA, not RLIMIT_AS: the CUDA driver reserves far more address
-                # space than it uses, and a snippet may use the GPU.
-                data_limit=self.limits.memory_bytes,
+                # On the CPU the address space is bounded (RLIMIT_AS): shared mappings count.
+                # The CUDA driver reserves far more address space than it uses, so a session
+                # that may use the GPU gets RLIMIT_DATA, which shared mappings escape.
+                address_space=None if gpu else self.limits.memory_bytes,
+                data_limit=self.limits.memory_bytes if gpu else None,
             )
             result = self._worker_pool().run([job])[0]
         finally:
@@ -159,7 +167,14 @@ class Sandbox:
                 failure=result.failure, timed_out=result.timed_out, duration_s=duration
             )
             return [failed]
-        return _outcomes(result.result, duration)[: len(programs)]
+        report = dict(result.result)
+        report["measures"] = {
+            **report.get("measures", {}),
+            "memory": "RLIMIT_DATA (CUDA: shared mappings not counted)"
+            if gpu
+            else "RLIMIT_AS (address space)",
+        }
+        return _outcomes(report, duration)[: len(programs)]
 
     def call(self, handler: str, args: dict[str, Any], timeout_s: float = 60.0) -> Any:
         """Run ``handler(args)`` (``module:function``) in a child of the fork server, without

@@ -1,18 +1,25 @@
 """The sandbox's job handler: runs one snippet, confined, in a process forked from the zygote.
 
 The zygote (:mod:`checker.zygote`) preloads this module, so ``import torch`` is paid once per
-zygote. For each article the zygote forks a child that calls :func:`run_session`, which
+zygote; it was started with a scrubbed environment (:data:`checker.pool.ENVIRONMENT_KEPT`).
+For each article the zygote forks a child that calls :func:`run_session`, which
 
-1. enters new PID and network namespaces where it may (the snippet then has no network, and
-   every process it starts dies with it);
+1. enters a new PID namespace where it may (the snippet's processes die with it), and a
+   mount namespace of its own: one size-limited tmpfs on the throw-away folder is the only
+   writable place (the working folder, the output, ``/dev/shm``), the host's Unix sockets
+   bound to paths and ``/run`` are covered, and closed folders around the Python
+   installation (``/root`` for pyenv) are covered by a tmpfs that binds back only the
+   installation; then a network namespace (no network);
 2. forks the process that runs the snippet, which: moves into the throw-away directory,
    scrubs its environment, sets resource limits (CPU time, file size, open files, processes),
-   applies Landlock (read only the Python installation and system folders, write only the
-   throw-away directory), drops root to ``nobody``, and runs the article's snippets in order
-   in one namespace, statement by statement, its output going to a file of capped size, and
-   reports after each snippet;
+   applies Landlock (read only the Python installation, torch, system folders and a few
+   files of ``/etc``; write only the throw-away directory; no TCP; no abstract Unix socket or
+   signal outside), becomes ``nobody``, and runs the article's snippets in order in one
+   namespace, statement by statement, its output going to a file of capped size, and reports
+   after each snippet;
 3. waits for it with a wall-clock deadline per snippet, kills it on expiry, and returns what
-   each snippet printed (per statement), how it ended and which measures were active.
+   each snippet printed (per statement), how it ended, which measures were active and which
+   were missing, with the reason (:func:`missing_measures`).
 """
 
 from __future__ import annotations
@@ -30,22 +37,30 @@ import re
 import resource
 import select
 import signal
+import site
 import socket
 import struct
 import sys
+import sysconfig
 import tempfile
 import time
 import traceback
 from typing import Any
 
-import torch  # noqa: F401  paid once per zygote, never per snippet
+import torch  # paid once per zygote, never per snippet
 
 from checker.scan import confine
 
 _LENGTH = struct.Struct("!Q")
 FILENAME = "<snippet>"
 _DENIED = {errno.EACCES, errno.EPERM, errno.EROFS}
-_NETWORK = {errno.ENETUNREACH, errno.EAFNOSUPPORT, errno.ENETDOWN, errno.EHOSTUNREACH}
+_NETWORK = {
+    errno.ENETUNREACH,
+    errno.EAFNOSUPPORT,
+    errno.ENETDOWN,
+    errno.EHOSTUNREACH,
+    errno.ECONNREFUSED,  # a Unix socket the sandbox covered
+}
 
 
 def run_session(args: dict[str, Any]) -> dict[str, Any]:
@@ -66,16 +81,16 @@ def run_session(args: dict[str, Any]) -> dict[str, Any]:
     # process limit instead (enforced: the snippet runs as nobody, or without capabilities).
     gpu = bool(args.get("gpu"))
     measures["pid-namespace"] = not gpu and confine.unshare(confine.CLONE_NEWPID)
+    root = str(args["root"])
+    work = os.path.join(root, "work")
+    out_path = os.path.join(root, "stdout")
+    shm = _private_filesystem(root, work, int(args.get("disk_bytes") or 0), measures)
     measures["network-namespace"] = confine.unshare(confine.CLONE_NEWNET)
-    # multiprocessing needs shared memory for its semaphores: a /dev/shm of the session's own
-    shm = confine.private_shared_memory(int(args["file_bytes"]) * 8)
     measures["shared-memory"] = shm and "private /dev/shm"
     args = {**args, "shared_memory": shm}
-    work = os.path.join(args["root"], "work")
-    out_path = os.path.join(args["root"], "stdout")
     if os.geteuid() == 0:  # it becomes nobody, or keeps uid 0 without the right to override
         os.chown(work, confine.NOBODY, confine.NOBODY)
-        os.chmod(work, 0o777)  # the folder around it stays 0700
+        os.chmod(work, 0o777)  # the folder around it can be passed through, not listed
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -98,7 +113,64 @@ def run_session(args: dict[str, Any]) -> dict[str, Any]:
             offsets = frame.pop("offsets", [])
             frame["outputs"] = [_text(data[a:b]) for a, b in offsets]
             programs.append(frame)
+    measures["missing"] = "; ".join(missing_measures(measures)) or "none"
     return {"measures": measures, "programs": programs, "stopped": stopped}
+
+
+def _private_filesystem(root: str, work: str, disk: int, measures: dict[str, Any]) -> bool:
+    """In a mount namespace of the session's own: one tmpfs of ``disk`` bytes on ``root``
+    as the only writable place (the working folder, its temporary files, the output and
+    ``/dev/shm``, which multiprocessing's semaphores need), the host's Unix sockets and
+    ``/run`` covered, closed folders around the Python installation covered. Whether
+    ``/dev/shm`` is private."""
+    if not confine.private_mounts():
+        measures["disk-bytes"] = False
+        measures["unix-sockets"] = "reachable (no mount namespace)"
+        return False
+    measures["disk-bytes"] = bool(disk) and confine.tmpfs(root, disk, 0o711) and disk
+    os.makedirs(work, exist_ok=True)
+    shared = os.path.join(root, "shm")
+    os.makedirs(shared, exist_ok=True)
+    os.chmod(shared, 0o1777)
+    shm = os.path.isdir("/dev/shm") and confine.bind(shared, "/dev/shm")
+    hidden = confine.hide_unix_sockets(root)
+    measures["unix-sockets"] = f"{hidden} path sockets and /run hidden"
+    # the throw-away folder too: TMPDIR may lie in a closed folder
+    covered = confine.make_reachable(readable_paths(), writable=(root,))
+    measures["closed-folders-covered"] = ", ".join(covered) or "none"
+    return shm
+
+
+def missing_measures(measures: dict[str, Any]) -> list[str]:
+    """What the sandbox could not do here, each with its reason and what it leaves open."""
+    missing = []
+    if not measures.get("pid-namespace"):
+        missing.append(
+            "no PID namespace (a GPU session, or no CAP_SYS_ADMIN): the snippet sees the "
+            "host's processes"
+        )
+    if not measures.get("network-namespace"):
+        missing.append("no network namespace (no CAP_SYS_ADMIN): only Landlock 4+ refuses TCP")
+    if not measures.get("disk-bytes"):
+        missing.append(
+            "no mount namespace (not root, or no CAP_SYS_ADMIN): disk is bounded per file "
+            "only, Unix sockets bound to paths stay reachable, /dev/shm is the host's"
+        )
+    abi = int(measures.get("landlock-abi") or 0)
+    if abi == 0:
+        missing.append(
+            "no Landlock (the kernel lacks it): files are guarded by the uid's permissions only"
+        )
+    elif abi < 4:
+        missing.append(f"Landlock ABI {abi} < 4: TCP is refused by the network namespace only")
+    elif abi < 6:
+        missing.append(f"Landlock ABI {abi} < 6: abstract Unix sockets outside are reachable")
+    if os.getuid() == 0 and measures.get("privileges") != "nobody":
+        missing.append(
+            f"the snippet is not nobody ({measures.get('privileges')}): it may change the "
+            "metadata of files its uid owns"
+        )
+    return missing
 
 
 def _wait(pid: int, fd: int, timeout: float) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
@@ -209,13 +281,7 @@ def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
         and int(args["open_files"]),
         "core-dumps": confine.limit(resource.RLIMIT_CORE, 0),
     }
-    readable = sorted(
-        {
-            p
-            for p in (*_SYSTEM_DIRS, sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path)
-            if p and os.path.isdir(p)
-        }
-    )
+    readable = readable_paths()
     # A snippet may use the GPU: CUDA opens its device nodes read-write and drives them with
     # ioctls. They give access to the GPU only, nothing on disk.
     writable, files = [work], [os.devnull]
@@ -224,7 +290,8 @@ def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
     if args.get("gpu"):  # the driver also writes to its own process's /proc entries
         writable.append(os.path.realpath("/proc/self"))
         files += [p for p in sorted(glob.glob("/dev/nvidia*")) if not os.path.isdir(p)]
-    measures["landlock-abi"] = confine.landlock(readable, writable, files)
+    system_files = [p for p in SYSTEM_FILES if os.path.isfile(p)]
+    measures["landlock-abi"] = confine.landlock([*readable, *system_files], writable, files)
     measures["privileges"] = confine.drop_privileges(readable) or "unchanged"
     processes = int(args["processes"])
     total = processes + confine.processes_of_user()
@@ -236,7 +303,44 @@ def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
     return measures
 
 
-_SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/bin", "/etc", "/proc", "/sys", "/dev")
+#: Folders a snippet may read besides the Python installation: programs and libraries, and
+#: the kernel's views of processes, devices and the hardware (no files of the host's users).
+SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/proc", "/sys", "/dev")
+#: Single files of ``/etc`` a snippet may read: the dynamic linker's cache, users and groups
+#: by name (not their passwords), time zone, locale and name-service settings.
+SYSTEM_FILES = tuple(
+    f"/etc/{name}"
+    for name in (
+        "ld.so.cache",
+        "ld.so.conf",
+        "localtime",
+        "passwd",
+        "group",
+        "nsswitch.conf",
+        "host.conf",
+        "hosts",
+        "locale.alias",
+        "mime.types",
+    )
+)
+
+
+def readable_paths() -> list[str]:
+    """What a snippet may read: the Python installation (the interpreter's prefixes, its
+    standard library and site-packages, torch's folder) and :data:`SYSTEM_DIRS`. Never the
+    working folder of the scan, though it is ``sys.path[0]``, nor another ``sys.path`` entry
+    outside the installation (``PYTHONPATH``)."""
+    paths = sysconfig.get_paths()
+    installation = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        *(paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths),
+        *site.getsitepackages(),
+        os.path.dirname(os.path.dirname(torch.__file__)),
+    }
+    return sorted(p for p in {*installation, *SYSTEM_DIRS} if p and os.path.isdir(p))
 
 
 def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:
@@ -323,6 +427,10 @@ def _cause(exc: BaseException) -> str:  # noqa: PLR0911  one cause per return
     text = str(exc)
     if isinstance(exc, MemoryError) or "can't allocate memory" in text or "out of memory" in text:
         return "memory"
+    if isinstance(exc, OSError) and exc.errno == errno.ENOMEM:
+        return "memory"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "disk"
     if isinstance(exc, socket.gaierror):
         return "network"
     if isinstance(exc, OSError):

@@ -53,6 +53,7 @@ _NAME_ERROR = re.compile(r"name '(\w+)' is not defined")
 STOPPED = "stopped by the sandbox: "
 _STOPPED = {
     "output": "output limit",
+    "disk": "disk limit",
     "processes": "process limit",
     "denied": "file access outside its throw-away folder refused",
 }

@@ -16,6 +16,8 @@ from babel.messages.pofile import PoFileError, read_po
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from checker.i18n.catalog import parse_catalog
+from checker.i18n.findings import Check
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 
 
@@ -48,7 +50,7 @@ def check_catalogs(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
             warn(CheckerWarnings.CATALOG, problem)
 
 
-def catalog_problem(path: Path) -> str | None:
+def catalog_problem(path: Path) -> str | None:  # noqa: PLR0911  one problem per return
     """A message naming the file and line if ``path`` is not a readable catalog."""
     try:
         raw = path.read_bytes()
@@ -61,10 +63,17 @@ def catalog_problem(path: Path) -> str | None:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return f"{path}:{line}: not valid UTF-8 ({exc.reason})"
+    # the strict reader first: it names the line of a header that declares another charset
+    # (Shift_JIS, EUC-KR) over UTF-8 bytes, which Babel fails on with a bare decoding error
+    fatal = [p for p in parse_catalog(raw, path).problems if p.check is Check.ENCODING]
+    if fatal:
+        return f"{path}:{fatal[0].line}: {fatal[0].message}"
     try:
         read_po(io.BytesIO(raw), abort_invalid=True)
     except PoFileError as exc:
         return f"{path}:{exc.lineno}: malformed catalog: {exc}"
+    except (ValueError, LookupError) as exc:
+        return f"{path}:1: Babel cannot read the catalog: {exc}"
     try:
         polib.pofile(raw.decode("utf-8"), encoding="utf-8")
     except (OSError, ValueError) as exc:

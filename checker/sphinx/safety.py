@@ -25,7 +25,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 
-from checker.i18n.catalog import Entry, read_catalog
+from checker.i18n.catalog import MAX_MESSAGE_CHARS, Entry, read_catalog
 from checker.i18n.checks import security
 from checker.i18n.markup import host
 from checker.i18n.message import Message
@@ -74,6 +74,15 @@ class RefuseUnsafeTranslations(SphinxTransform):
         for node, msg in extract_messages(self.document):
             entry = entries.get(msg)
             if entry is None or not entry.msgstr.strip() or (entry.fuzzy and not fuzzy_ok):
+                continue
+            if len(entry.msgstr) > MAX_MESSAGE_CHARS:  # not even parsed: see the cap
+                node["translatable"] = False
+                warn(
+                    CheckerWarnings.UNSAFE_MARKUP,
+                    f"translation refused, the page keeps the English: it holds "
+                    f"{len(entry.msgstr)} characters (at most {MAX_MESSAGE_CHARS})",
+                    f"{path}:{entry.msgstr_line}",
+                )
                 continue
             message = Message(str(path), lang, docname, entry, entry.msgstr)
             problems = list(security.check(message))

@@ -8,8 +8,11 @@ English (see :mod:`checker.sphinx.safety`, which applies the same rules in the b
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
+from urllib.parse import unquote, urlsplit
 
 from checker.i18n.findings import Check, Finding
 from checker.i18n.markup import Inventory, host
@@ -38,12 +41,25 @@ SYNTAX_NAMES = {
 }
 
 
+#: The only schemes a translation may link with (``mailto:`` too, where the English has the
+#: same address). ``javascript:``, ``data:``, ``vbscript:``, ``file:`` and every other are
+#: refused, whether or not the Markdown parser would turn them into a link.
+LINK_SCHEMES = ("http", "https")
+#: Link targets as written, parsed or not: ``[text](target)``, ``![alt](target)``,
+#: ``<scheme:target>``, and a bare ``scheme:`` after a bracket or at a word start.
+_WRITTEN_TARGETS = re.compile(
+    r"\]\(\s*<?([^\s)>]+)|<([^\s<>]+)>|(?<![\w/.#-])([A-Za-z][A-Za-z0-9+.\-]{0,30}:[^\s]*)"
+)
+
+
 def check(message: Message) -> Iterator[Finding]:
     source, target = message.source, message.target
     yield from _html(message, source, target)
     yield from _directives(message, source, target)
-    for new_host in sorted(target.hosts - source.hosts):
-        links = [t for t in [*target.links, *target.images] if host(t) == new_host]
+    yield from _schemes(message)
+    web = [t for t in [*target.links, *target.images] if _scheme(t) in ("", *LINK_SCHEMES)]
+    for new_host in sorted({host(t) for t in web} - source.hosts - {""}):
+        links = [t for t in web if host(t) == new_host]
         yield message.finding(
             Check.EXTERNAL_LINK,
             f"links to {new_host} ({', '.join(links)}), a host the English does not link to",
@@ -54,6 +70,46 @@ def check(message: Message) -> Iterator[Finding]:
         yield message.finding(
             Check.MYST_SYNTAX, f"adds MyST syntax the English does not have: {names}"
         )
+
+
+def _schemes(message: Message) -> Iterator[Finding]:
+    english = {t.strip() for t in [*message.source.links, *message.source.images]}
+    targets = {*message.target.links, *message.target.images}
+    for match in _WRITTEN_TARGETS.finditer(_HTML_TAG.sub(" ", message.translation)):
+        written = next(g for g in match.groups() if g is not None)
+        if match.group(3) is None or _scheme(written) in _DANGEROUS_SCHEMES:
+            targets.add(written)
+    refused: dict[str, str] = {}
+    for link in targets:
+        scheme = _scheme(link)
+        if not scheme or scheme in LINK_SCHEMES:
+            continue
+        if scheme == "mailto" and link.strip() in english:
+            continue
+        refused.setdefault(scheme, link)
+    for scheme, link in sorted(refused.items()):
+        yield message.finding(
+            Check.EXTERNAL_LINK,
+            f"links with the scheme {scheme}: ({_short(link)}); a translation may link "
+            "only with http: and https:",
+        )
+
+
+#: An HTML tag (``<a href=...>``, ``</a>``): the HTML check refuses it, with its attributes.
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+#: Schemes refused even where they stand as plain text, not as a link target.
+_DANGEROUS_SCHEMES = frozenset({"javascript", "vbscript", "data", "file"})
+
+
+def _scheme(target: str) -> str:
+    """The scheme a browser would read: percent-escapes decoded, spaces and control
+    characters (which browsers drop from a scheme) removed, lower-cased."""
+    decoded = unquote(target.strip())
+    cleaned = "".join(c for c in decoded if not c.isspace() and unicodedata.category(c)[0] != "C")
+    try:
+        return urlsplit(cleaned).scheme.lower()
+    except ValueError:
+        return "invalid"
 
 
 def check_plain_text(message: Message) -> Iterator[Finding]:

@@ -6,6 +6,7 @@ cross-reference (``{ref}`title <target>```) and a link's text are translated.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 
@@ -14,7 +15,7 @@ from checker.i18n.checks.security import DANGEROUS_ROLES
 from checker.i18n.findings import Check, Finding
 from checker.i18n.markup import host
 from checker.i18n.message import Message
-from checker.language import numbers, spelled_numbers
+from checker.language import number_sequence, numbers, spelled_numbers
 
 _EMPHASIS = {"em_open": "emphasis (*...*)", "strong_open": "strong emphasis (**...**)"}
 
@@ -95,6 +96,7 @@ def check_numbers(message: Message) -> Iterator[Finding]:
     known = set(english) | set(spelled_numbers(message.source.prose, "en"))
     extra = Counter({n: c for n, c in translated.items() if n not in known})
     if not missing and not extra:
+        yield from _check_order(message)
         return
     parts = []
     if missing:
@@ -103,6 +105,39 @@ def check_numbers(message: Message) -> Iterator[Finding]:
         parts.append(f"{_list(extra)} not in the English")
     where = f" in the statement of claim {message.claim_id}" if message.claim_id else ""
     yield message.finding(Check.NUMBER, f"numbers differ{where}: {'; '.join(parts)}")
+
+
+#: Numbers that belong to code written as text (``reshape(12)``, ``init_scale=4``): the code
+#: checks compare them; the order of the sentence's own numbers is judged without them.
+_CODE_BOUND = re.compile(
+    r"[A-Za-z_][A-Za-z0-9_.]*(?:\([A-Za-z0-9_.,=:*+\-\[\]]*\)|=[A-Za-z0-9_.+\-*]+)"
+)
+
+
+def _check_order(message: Message) -> Iterator[Finding]:
+    """The English's numbers come in the English's order: a translation that swaps two
+    values (``2 … 4`` becoming ``4 … 2``) keeps every number and still says something else.
+    The translation may repeat a number (``2 乗`` for "square") and may add none; numbers
+    inside code written as text are left to the code checks."""
+    english = number_sequence(_CODE_BOUND.sub(" ", message.source.prose))
+    if len(set(english)) < 2:
+        return
+    kept = set(english)
+    translated = number_sequence(_CODE_BOUND.sub(" ", message.target.prose))
+    if _in_order(english, [n for n in translated if n in kept]):
+        return
+    where = f" in the statement of claim {message.claim_id}" if message.claim_id else ""
+    yield message.finding(
+        Check.NUMBER,
+        f"numbers in another order{where}: the English has {', '.join(english)}, "
+        f"the translation {', '.join(translated)}",
+    )
+
+
+def _in_order(english: list[str], translated: list[str]) -> bool:
+    """Whether ``english`` is a subsequence of ``translated``."""
+    rest = iter(translated)
+    return all(any(n == t for t in rest) for n in english)
 
 
 def _list(found: Counter[str]) -> str:

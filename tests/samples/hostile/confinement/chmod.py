@@ -1,0 +1,2 @@
+import os
+os.chmod("{owned}", 0o777)

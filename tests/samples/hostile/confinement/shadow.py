@@ -1,0 +1,2 @@
+with open("/etc/shadow", encoding="utf-8") as shadow:
+    print(shadow.read())

@@ -1,0 +1,2 @@
+import multiprocessing.util
+print(multiprocessing.util.get_temp_dir())

@@ -1,0 +1,2 @@
+import os
+os.utime("{owned}", (0, 0))
