@@ -63,7 +63,13 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 def _requirements() -> list[str]:
     project = PYPROJECT["project"]
     extras = project["optional-dependencies"]
-    return [*project["dependencies"], *extras["docs"], *extras["test"], *extras["lint"]]
+    return [
+        *project["dependencies"],
+        *extras["docs"],
+        *extras["test"],
+        *extras["lint"],
+        *extras["service"],
+    ]
 
 
 def shared_python(session: nox.Session) -> str:
