@@ -257,11 +257,14 @@ def i18n(session: nox.Session) -> None:
 
 #: The extension's gettext domain: the text it generates (labels, decision rules, reasons).
 EXTENSION_LOCALE = ROOT / "checker" / "sphinx" / "locale"
+#: The service's gettext domain: the text of its pages (checker/service/templates/).
+SERVICE_LOCALE = ROOT / "checker" / "service" / "locale"
 
 
 def update_catalogs(session: nox.Session, python: str, langs: tuple[str, ...]) -> Path:
     """Extract the English templates into _build/gettext and update LANGS' catalogs, the
-    pages' under locales/ and the extension's generated text under checker/sphinx/locale/
+    pages' under locales/, the service's pages' under checker/service/locale/ and the
+    extension's generated text under checker/sphinx/locale/
     (its template is extracted from the claim modules, so new or changed decision rules
     arrive as untranslated or fuzzy messages)."""
     pot = BUILD / "gettext"
@@ -315,6 +318,24 @@ def update_catalogs(session: nox.Session, python: str, langs: tuple[str, ...]) -
         str(generated),
         "-d",
         str(EXTENSION_LOCALE),
+        "--no-obsolete",
+        *[f"-l{lang}" for lang in langs],
+        external=True,
+    )
+    # the service's pages (`python -m checker serve`): their own domain, from the templates
+    service = BUILD / "gettext-service"
+    session.run(
+        python, "-m", "checker.service.ui", str(service / "service.pot"), env=_env(), external=True
+    )
+    session.run(
+        python,
+        "-m",
+        "sphinx_intl",
+        "update",
+        "-p",
+        str(service),
+        "-d",
+        str(SERVICE_LOCALE),
         "--no-obsolete",
         *[f"-l{lang}" for lang in langs],
         external=True,

@@ -86,3 +86,34 @@ def messages() -> Iterator[tuple[int, str, str | None]]:
                     yield line, message, None
                 elif isinstance(message, tuple) and message and isinstance(message[0], str):
                     yield line, message[0], None
+
+
+def write_template(path: Path) -> int:
+    """Write the domain's template (``service.pot``) to ``path``; how many messages."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    catalog = Catalog(project="checker service", charset="utf-8")
+    for line, msgid, context in messages():
+        where = (f"checker/service/templates/{_template_of(line, msgid)}", line)
+        catalog.add(msgid, locations=[where], context=context)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        write_po(handle, catalog, width=88, omit_header=False)
+    return len(catalog)
+
+
+def _template_of(line: int, msgid: str) -> str:
+    for template in sorted(TEMPLATES.glob("*.html")):
+        lines = template.read_text(encoding="utf-8").split("\n")
+        if line <= len(lines) and msgid[:30] in lines[line - 1]:
+            return template.name
+    return "?"
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m checker.service.ui POT")
+    print(f"{write_template(Path(sys.argv[1]))} messages written to {sys.argv[1]}")
