@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from checker.service import limits, submissions
@@ -50,10 +51,8 @@ async def api_scan(
 ) -> JSONResponse:
     """Submit an article; poll ``status_url``, then read ``result_url``."""
     service = request.app.state.service
-    owner = service.owner(request)
     raw, name = await read_upload(file, text, service.config.limits.upload_bytes)
-    submission = submissions.article(raw, name, lang, service.config.limits)
-    job = service.submit("scan", submission, run, owner, service.client(request, owner))
+    job = await run_in_threadpool(service.accept_article, request, raw, name, lang, run)
     return _accepted(request, job, "scan")
 
 
@@ -67,15 +66,13 @@ async def api_translation(
 ) -> JSONResponse:
     """Submit a catalog for ja or ko (or one message and its translation)."""
     service = request.app.state.service
-    owner = service.owner(request)
     cap = service.config.limits.upload_bytes
     if file is None or not file.filename:
         raw = submissions.one_message(msgid or "", msgstr or "", lang, service.config.limits)
         name = None
     else:
         raw, name = await read_upload(file, None, cap)
-    submission = submissions.translation(raw, name, lang, service.config.limits)
-    job = service.submit("translation", submission, False, owner, service.client(request, owner))
+    job = await run_in_threadpool(service.accept_translation, request, raw, name, lang)
     return _accepted(request, job, "translation")
 
 

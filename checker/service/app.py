@@ -46,6 +46,20 @@ class Service:
             return f"token:{owner}"
         return f"address:{request.client.host if request.client else 'unknown'}"
 
+    def accept_article(
+        self, request: Request, raw: bytes, name: str | None, lang: str, run_code: bool
+    ) -> Job:
+        """Validate an article and submit it (blocking: called in a worker thread)."""
+        owner = self.owner(request)
+        submission = submissions.article(raw, name, lang, self.config.limits)
+        return self.submit("scan", submission, run_code, owner, self.client(request, owner))
+
+    def accept_translation(self, request: Request, raw: bytes, name: str | None, lang: str) -> Job:
+        """Validate a catalog and submit it (blocking: called in a worker thread)."""
+        owner = self.owner(request)
+        submission = submissions.translation(raw, name, lang, self.config.limits)
+        return self.submit("translation", submission, False, owner, self.client(request, owner))
+
     def submit(
         self,
         kind: str,

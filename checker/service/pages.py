@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from checker.service import auth, csrf, limits, submissions, ui
@@ -93,10 +94,8 @@ async def article_submit(
 ) -> Response:
     _check_csrf(request, csrf_token)
     service = request.app.state.service
-    owner = service.owner(request)
     raw, name = await read_upload(file, text, service.config.limits.upload_bytes)
-    submission = submissions.article(raw, name, lang, service.config.limits)
-    job = service.submit("scan", submission, run, owner, service.client(request, owner))
+    job = await run_in_threadpool(service.accept_article, request, raw, name, lang, run)
     return RedirectResponse(f"/results/{job.id}", status_code=303)
 
 
@@ -117,14 +116,12 @@ async def translation_submit(
 ) -> Response:
     _check_csrf(request, csrf_token)
     service = request.app.state.service
-    owner = service.owner(request)
     if file is None or not file.filename:
         raw = submissions.one_message(msgid or "", msgstr or "", lang, service.config.limits)
         name = None
     else:
         raw, name = await read_upload(file, None, service.config.limits.upload_bytes)
-    submission = submissions.translation(raw, name, lang, service.config.limits)
-    job = service.submit("translation", submission, False, owner, service.client(request, owner))
+    job = await run_in_threadpool(service.accept_translation, request, raw, name, lang)
     return RedirectResponse(f"/results/{job.id}", status_code=303)
 
 
