@@ -4,6 +4,7 @@ SQLite queue; bad input refused with a clear 4xx before anything is queued."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Iterator
@@ -193,3 +194,42 @@ def test_the_api_is_described_and_the_service_is_healthy(client: TestClient) -> 
     claims = client.get("/api/claims").json()["claims"]
     assert len(claims) == len(registry.load().claims)
     assert all(v["device"] in ("cpu", "cuda") for c in claims for v in c["verdicts"])
+
+
+@pytest.mark.parametrize(
+    ("msgstr", "errors"),
+    [("뷰, 복사본, 인플레이스 연산", []), ("뷰, 복사본, <b>인플레이스</b> 연산", ["html"])],
+)
+def test_one_pasted_message_is_checked_as_part_of_its_page(
+    client: TestClient, msgstr: str, errors: list[str]
+) -> None:
+    response = client.post(
+        "/api/translation",
+        data={"lang": "ko", "msgid": "Views, copies and in-place operations", "msgstr": msgstr},
+    )
+    assert response.status_code == 202, response.text
+    job = response.json()
+    assert wait_finished(_get(client), job["id"])["status"] == "done"
+    result = client.get(job["result_url"]).json()
+    assert result["page"] == "topics/views-and-inplace"
+    assert [f["check"] for f in result["findings"] if f["severity"] == "error"] == errors
+
+
+def test_a_pasted_message_needs_both_sides(client: TestClient) -> None:
+    response = client.post("/api/translation", data={"lang": "ja", "msgid": "Views"})
+    assert response.status_code == 422
+    assert response.json()["error"] == "give the English message and its translation"
+
+
+def test_the_built_site_is_served_per_language(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    (root / "_build" / "html" / "ja").mkdir(parents=True)
+    (root / "_build" / "html" / "ja" / "index.html").write_text("<p>ja site</p>")
+    cfg = dataclasses.replace(config(tmp_path / "data"), root=root)
+    with TestClient(create_app(cfg, Queue(cfg))) as local:
+        assert local.get("/docs/ja/").text == "<p>ja site</p>"
+        assert local.get("/docs/ja/index.html").text == "<p>ja site</p>"
+        missing = local.get("/docs/ko/index.html")
+        assert missing.status_code == 404
+        assert "not built on this server" in missing.text
+        assert local.get("/docs/ja/../../../etc/passwd").status_code == 404

@@ -111,13 +111,14 @@ def create_app(config: ServiceConfig, queue: Queue | None = None) -> FastAPI:
         openapi_url="/api/openapi.json",
     )
     app.state.service = service
-    app.include_router(api.router)
-    app.include_router(pages.router)
-    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    # the built sites first: the pages' /docs/{lang}/ route only answers where none is built
     for lang in ("en", "ja", "ko"):
         built = config.site / lang
         if (built / "index.html").is_file():
             app.mount(f"/docs/{lang}", StaticFiles(directory=built, html=True), name=f"docs-{lang}")
+    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    app.include_router(api.router)
+    app.include_router(pages.router)
 
     @app.exception_handler(limits.Refused)
     async def refused(request: Request, exc: limits.Refused) -> Response:

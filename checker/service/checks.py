@@ -104,7 +104,7 @@ def check_translation(
         [e.msgid for e in catalog.entries],
         pages,
         templates.messages if templates else {},
-    )
+    ) or page_with_text([e.msgid for e in catalog.entries], docs, pages)
     if page is None:
         raise CheckFailed(
             "cannot tell which page this catalog translates: its messages have no "
@@ -139,6 +139,20 @@ def check_translation(
     }
     store.progress(job.id, "checked", len(catalog.entries), len(catalog.entries))
     return dict(document)
+
+
+def page_with_text(msgids: list[str], docs: Path, pages: tuple[str, ...]) -> str | None:
+    """The page whose English source holds the first message (whitespace aside): how a pasted
+    message finds its page where no templates were built."""
+    for msgid in msgids:
+        wanted = " ".join(msgid.split())
+        if len(wanted) < 12:  # too short to name one page
+            continue
+        for page in pages:
+            source = " ".join((docs / f"{page}.md").read_text(encoding="utf-8").split())
+            if wanted in source:
+                return page
+    return None
 
 
 def page_of(

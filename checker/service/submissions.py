@@ -129,9 +129,12 @@ def one_message(msgid: str, msgstr: str, lang: str, limits: ServiceLimits) -> by
     if not msgid.strip() or not msgstr.strip():
         raise Refused(UNPROCESSABLE, "give the English message and its translation")
     check_size(limits, len(msgid.encode()) + len(msgstr.encode()))
+    from babel.messages.plurals import get_plural
+
+    known = lang if lang in TRANSLATION_LANGS else "ja"  # an unknown one is refused after
     header = (
         'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
-        f'"Language: {lang if lang in TRANSLATION_LANGS else "ja"}\\n"\n\n'
+        f'"Language: {known}\\n"\n"Plural-Forms: {get_plural(known)}\\n"\n\n'
     )
     return (header + f"msgid {_quoted(msgid)}\nmsgstr {_quoted(msgstr)}\n").encode("utf-8")
 
