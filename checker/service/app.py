@@ -83,6 +83,7 @@ class Service:
 
             count = snippet_count(f"article{submission.suffix}", submission.text)
             limits.check_snippets(self.config.limits, count)
+        self.store.purge()  # expired results go as new ones come
         job = self.store.add_job(
             kind,
             submission.lang,
@@ -147,6 +148,5 @@ def create_app(config: ServiceConfig, queue: Queue | None = None) -> FastAPI:
         response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
 
-    store = service.store
-    store.purge()
+    service.store.purge()
     return app
