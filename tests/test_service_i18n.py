@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from checker.i18n.generated import GeneratedMessage, check_catalog
-from checker.i18n.glossary import load_glossary
+from checker.i18n.generated import GeneratedMessage
+from checker.i18n.run import SERVICE_PAGE, I18nOptions, check
 from checker.service import ui
 from checker.service.app import create_app
 from checker.service.queue import Queue
@@ -32,20 +32,33 @@ def test_the_templates_have_the_messages_of_every_page() -> None:
     assert {"Check an article", "Check a translation", "Claims and verdicts"} <= ids
 
 
-@pytest.mark.parametrize("lang", ["ja", "ko"])
-def test_each_catalog_is_complete_and_passes_the_gate(lang: str) -> None:
-    path = ui.catalog_path(lang)
-    by_key = {m.key: m for m in MESSAGES}
-    findings, coverage = check_catalog(
-        path,
-        path.relative_to(ROOT).as_posix(),
-        lang,  # type: ignore[arg-type]
-        tuple(by_key.values()),
-        load_glossary(ROOT / "locales" / "glossary.toml"),
-        page="(service pages)",
+def test_the_gate_checks_the_service_catalogs_and_they_pass() -> None:
+    result = check(I18nOptions.project(ROOT, build_templates=False, generated=None))
+    coverage = {c.lang: c for c in result.coverage if c.page == SERVICE_PAGE}
+    for lang in ("ja", "ko"):
+        assert (coverage[lang].translated, coverage[lang].total, coverage[lang].fuzzy) == (
+            56,
+            56,
+            0,
+        )
+    assert [f for f in result.findings if f.page == SERVICE_PAGE] == []
+
+
+def test_the_gate_reports_a_broken_service_translation(tmp_path: Path) -> None:
+    broken = tmp_path / "ja" / "LC_MESSAGES" / "service.po"
+    broken.parent.mkdir(parents=True)
+    text = ui.catalog_path("ja").read_text(encoding="utf-8")
+    broken.write_text(
+        text.replace('msgstr "%(name)s としてサインイン中"', 'msgstr "<b>サインイン中</b>"'),
+        encoding="utf-8",
     )
-    assert [(f.line, f.check.value, f.message) for f in findings] == []
-    assert (coverage.translated, coverage.total, coverage.fuzzy) == (56, 56, 0)
+    result = check(
+        I18nOptions.project(
+            ROOT, build_templates=False, generated=None, service=tmp_path, langs=("ja",)
+        )
+    )
+    found = sorted(f.check.value for f in result.findings if f.page == SERVICE_PAGE)
+    assert found == ["html", "substitution"]
 
 
 @pytest.mark.parametrize(
