@@ -10,6 +10,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -175,3 +176,24 @@ def test_a_submissions_markup_and_name_are_shown_as_text(served: tuple[TestClien
     assert {f["path"] for f in result["findings"]} <= {"pass<b>wd.md"}
     headers = client.get("/").headers
     assert "script-src 'self'" in headers["content-security-policy"]
+
+
+def test_progress_shows_snippets_run_while_they_run(served: tuple[TestClient, str]) -> None:
+    client, token = served
+    slow = "".join(
+        f"Step {n}:\n\n```pycon\n>>> import time\n>>> time.sleep(0.7)\n```\n\n" for n in range(3)
+    )
+    job = client.post(
+        "/api/scan", data={"text": slow, "run": "true"}, headers=_bearer(token)
+    ).json()
+    seen = set()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        state = client.get(f"/api/jobs/{job['id']}").json()
+        seen.add((state["progress"]["done"], state["progress"]["total"]))
+        if state["status"] == "done":
+            break
+        time.sleep(0.1)
+    assert state["status"] == "done"
+    assert (3, 3) in seen
+    assert {(1, 3), (2, 3)} & seen, seen  # counted while running, not only at the end

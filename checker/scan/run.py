@@ -43,6 +43,8 @@ class ScanOptions:
     project_root: Path = Path()
     #: Where the built docs live; links are ``BASE/<lang>/<page>.html#claim-...``.
     base_url: str = field(default_factory=lambda: os.environ.get("DOCS_BASE_URL", "_build/html"))
+    #: Called with ``(path, snippets run, snippets to run)`` as an article's snippets run.
+    progress: Callable[[str, int, int], None] | None = field(default=None, compare=False)
 
 
 def files_of(paths: Iterable[Path]) -> list[Path]:
@@ -295,10 +297,14 @@ def _run_article(  # noqa: PLR0917
     """Run one article's snippets in order in one session and judge each; also the seconds
     the article's own code ran."""
     runnable = [p for p in prepared if p.program is not None]
+    report = options.progress
     outcomes = dict(
         zip(
             (id(p) for p in runnable),
-            sandbox.run_session([p.to_run(cuda) for p in runnable]),
+            sandbox.run_session(
+                [p.to_run(cuda) for p in runnable],
+                None if report is None else lambda n: report(str(document.path), n, len(runnable)),
+            ),
             strict=True,
         )
     )

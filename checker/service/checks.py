@@ -77,6 +77,7 @@ def scan_article(job: Job, config: ServiceConfig, store: Store, folder: Path) ->
         run_code=job.run_code,
         project_root=config.root,
         base_url=DOCS_URL,
+        progress=lambda _path, done, count: store.progress(job.id, "running", done, count),
     )
     result = scan([path], _registry(), options)
     store.progress(job.id, "judged", total, total)
