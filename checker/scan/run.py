@@ -43,6 +43,9 @@ class ScanOptions:
     project_root: Path = Path()
     #: Where the built docs live; links are ``BASE/<lang>/<page>.html#claim-...``.
     base_url: str = field(default_factory=lambda: os.environ.get("DOCS_BASE_URL", "_build/html"))
+    #: A sandbox to use (and leave open) instead of starting one for this scan: a process
+    #: that scans many articles (the service's workers) pays for the fork server once.
+    sandbox: Sandbox | None = field(default=None, compare=False)
     #: Called with ``(path, snippets run, snippets to run)`` as an article's snippets run.
     progress: Callable[[str, int, int], None] | None = field(default=None, compare=False)
 
@@ -178,7 +181,7 @@ def _code_findings(
     references = {id(d): _references(d, prepared[id(d)]) for d, _ in documents}
     if not any(references.values()) and not (options.run_code and any(prepared.values())):
         return []
-    sandbox = Sandbox(options.limits)
+    sandbox = options.sandbox or Sandbox(options.limits)
     cuda = devices_mod.presence("cuda").present and "cuda" in options.devices
     found: list[Finding] = []
     try:
@@ -198,7 +201,8 @@ def _code_findings(
                 if not (f.verdict is FindingVerdict.BROKEN and f.line in broken)
             ]
     finally:
-        sandbox.close()
+        if sandbox is not options.sandbox:
+            sandbox.close()
     return found
 
 

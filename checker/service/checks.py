@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from checker import registry as registry_mod
+from checker.scan.sandbox import Limits, Sandbox
 from checker.service.config import ServiceConfig
 from checker.service.store import Job, Store
 
@@ -32,6 +33,13 @@ class CheckFailed(Exception):
 @functools.cache
 def _registry() -> registry_mod.Registry:
     return registry_mod.load()
+
+
+@functools.cache
+def _sandbox(limits: Limits) -> Sandbox:
+    """The worker process's sandbox, started on its first scan and kept: its fork server
+    imported torch once (each article still runs in a fresh confined child)."""
+    return Sandbox(limits)
 
 
 def run(job: Job, config: ServiceConfig, store: Store) -> dict[str, Any]:
@@ -62,18 +70,19 @@ def snippet_count(name: str, text: str) -> int:
 def scan_article(job: Job, config: ServiceConfig, store: Store, folder: Path) -> dict[str, Any]:
     from checker.scan.report import render_json
     from checker.scan.run import ScanOptions, scan
-    from checker.scan.sandbox import Limits
 
     path = folder / f"article{job.suffix}"
     path.write_text(job.content, encoding="utf-8")
     total = snippet_count(path.name, job.content) if job.run_code else 0
     store.progress(job.id, "scanning", 0, total)
+    limits = Limits(
+        timeout_s=config.snippet_timeout_s,
+        memory_bytes=int(config.snippet_memory_gib * 1024**3),
+    )
     options = ScanOptions(
         lang=job.lang,
-        limits=Limits(
-            timeout_s=config.snippet_timeout_s,
-            memory_bytes=int(config.snippet_memory_gib * 1024**3),
-        ),
+        limits=limits,
+        sandbox=_sandbox(limits),
         run_code=job.run_code,
         project_root=config.root,
         base_url=DOCS_URL,
