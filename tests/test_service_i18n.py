@@ -28,7 +28,7 @@ MESSAGES = tuple(
 
 def test_the_templates_have_the_messages_of_every_page() -> None:
     ids = {m.msgid for m in MESSAGES}
-    assert len({m.key for m in MESSAGES}) == len(ids) == 56
+    assert len({m.key for m in MESSAGES}) == len(ids) == 58
     assert {"Check an article", "Check a translation", "Claims and verdicts"} <= ids
 
 
@@ -37,8 +37,8 @@ def test_the_gate_checks_the_service_catalogs_and_they_pass() -> None:
     coverage = {c.lang: c for c in result.coverage if c.page == SERVICE_PAGE}
     for lang in ("ja", "ko"):
         assert (coverage[lang].translated, coverage[lang].total, coverage[lang].fuzzy) == (
-            56,
-            56,
+            58,
+            58,
             0,
         )
     assert [f for f in result.findings if f.page == SERVICE_PAGE] == []
@@ -76,3 +76,13 @@ def test_a_page_is_rendered_in_the_chosen_language(
     assert f"<h1>{heading}</h1>" in client.get("/").text  # kept in the cookie
     assert "<h1>Check a translation</h1>" in client.get("/translate?ui=en").text
     assert "<h1>Check an article</h1>" in client.get("/").text
+
+
+def test_a_queued_check_shows_its_progress_in_the_pages_language(tmp_path: Path) -> None:
+    client = TestClient(create_app(config(tmp_path), Queue(config(tmp_path))))  # no worker
+    job = client.post("/api/scan", data={"text": "Views share storage."}).json()
+    page = client.get(f"/results/{job['id']}?ui=ja").text
+    assert '<span id="progress-stage">キューで待機中</span>' in page
+    assert '<span id="progress-count">0 / 0</span>' in page
+    assert 'data-stage-running="コード例を実行中"' in page
+    assert '<script src="/static/progress.js"></script>' in page

@@ -11,7 +11,9 @@
     fetch("/api/jobs/" + encodeURIComponent(id), {headers: {"Accept": "application/json"}})
       .then(function (r) { return r.json(); })
       .then(function (job) {
-        stage.textContent = job.progress.stage;
+        var label = section.getAttribute("data-stage-" + job.progress.stage) ||
+          section.getAttribute("data-stage-other");
+        stage.textContent = label;
         count.textContent = job.progress.done + " / " + job.progress.total;
         bar.max = Math.max(job.progress.total, 1);
         bar.value = job.progress.done;
