@@ -77,7 +77,7 @@ async def api_translation(
 
 
 def _job(request: Request, job_id: str, kind: str | None = None) -> Job:
-    job: Job | None = request.app.state.service.store.job(job_id)
+    job: Job | None = request.app.state.service.job(job_id)
     if job is None or (kind is not None and job.kind != kind):
         raise limits.Refused(limits.NOT_FOUND, f"no check {job_id[:40]!r} (unknown or expired)")
     return job
@@ -120,7 +120,7 @@ def api_workers(request: Request) -> dict[str, Any]:
 
     return {
         "web": {"torch": devices.torch_version()},
-        "workers": request.app.state.service.store.workers(),
+        "workers": request.app.state.service.queue.workers(),
     }
 
 
@@ -132,5 +132,7 @@ def api_claims(request: Request) -> dict[str, Any]:
 
 @router.get("/healthz", tags=["service"])
 def healthz(request: Request) -> dict[str, Any]:
-    store = request.app.state.service.store
+    service = request.app.state.service
+    service.queue.collect()
+    store = service.store
     return {"status": "ok", "queued": store.count("queued"), "running": store.count("running")}

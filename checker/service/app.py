@@ -3,6 +3,8 @@ routes (:mod:`.api`, :mod:`.pages`); :class:`Service` is what both route modules
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +29,14 @@ class Service:
 
     def __post_init__(self) -> None:
         self.rate = limits.RateLimiter(self.config.limits)
+
+    def job(self, job_id: str) -> Job | None:
+        """The job with what workers reported so far; ``None`` when unknown or expired."""
+        job = self.store.job(job_id)
+        if job is not None and not job.finished:
+            self.queue.collect(job_id)
+            job = self.store.job(job_id)
+        return job
 
     def owner(self, request: Request) -> str | None:
         """The token's name for an authenticated request (``Authorization: Bearer`` or the
@@ -94,7 +104,7 @@ class Service:
             owner,
             self.config.result_ttl_s,
         )
-        self.queue.enqueue(job.id)
+        self.queue.enqueue(job)
         return job
 
 
@@ -103,7 +113,17 @@ def create_app(config: ServiceConfig, queue: Queue | None = None) -> FastAPI:
 
     queue = queue or Queue(config)
     service = Service(config, queue.store, queue)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        stop = queue.collector()  # results of jobs nobody asks about reach the store too
+        try:
+            yield
+        finally:
+            stop.set()
+
     app = FastAPI(
+        lifespan=lifespan,
         title="checker service",
         summary="Check articles about PyTorch and translations of the docs",
         version="1",

@@ -13,13 +13,17 @@ import re
 import shutil
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from checker import registry as registry_mod
 from checker.scan.sandbox import Limits, Sandbox
 from checker.service.config import ServiceConfig
-from checker.service.store import Job, Store
+from checker.service.store import Job
+
+#: Reports a job's progress: ``(stage, done, total)``.
+Progress = Callable[[str, int, int], None]
 
 #: Where the service serves the built site; links in findings point there.
 DOCS_URL = "/docs"
@@ -42,13 +46,13 @@ def _sandbox(limits: Limits) -> Sandbox:
     return Sandbox(limits)
 
 
-def run(job: Job, config: ServiceConfig, store: Store) -> dict[str, Any]:
+def run(job: Job, config: ServiceConfig, progress: Progress) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="checker-service-"))
     try:
         if job.kind == "scan":
-            return scan_article(job, config, store, folder)
+            return scan_article(job, config, progress, folder)
         if job.kind == "translation":
-            return check_translation(job, config, store, folder)
+            return check_translation(job, config, progress, folder)
         raise CheckFailed(f"unknown kind of job {job.kind!r}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -67,14 +71,16 @@ def snippet_count(name: str, text: str) -> int:
     return sum(1 for p in _prepare(document) if p.program is not None)
 
 
-def scan_article(job: Job, config: ServiceConfig, store: Store, folder: Path) -> dict[str, Any]:
+def scan_article(
+    job: Job, config: ServiceConfig, progress: Progress, folder: Path
+) -> dict[str, Any]:
     from checker.scan.report import render_json
     from checker.scan.run import ScanOptions, scan
 
     path = folder / f"article{job.suffix}"
     path.write_text(job.content, encoding="utf-8")
     total = snippet_count(path.name, job.content) if job.run_code else 0
-    store.progress(job.id, "scanning", 0, total)
+    progress("scanning", 0, total)
     limits = Limits(
         timeout_s=config.snippet_timeout_s,
         memory_bytes=int(config.snippet_memory_gib * 1024**3),
@@ -86,10 +92,10 @@ def scan_article(job: Job, config: ServiceConfig, store: Store, folder: Path) ->
         run_code=job.run_code,
         project_root=config.root,
         base_url=DOCS_URL,
-        progress=lambda _path, done, count: store.progress(job.id, "running", done, count),
+        progress=lambda _path, done, count: progress("running", done, count),
     )
     result = scan([path], _registry(), options)
-    store.progress(job.id, "judged", total, total)
+    progress("judged", total, total)
     document = json.loads(render_json(result))
     for item in (*document["findings"], *document["summary"]["errors"]):
         item["path"] = job.name
@@ -97,7 +103,7 @@ def scan_article(job: Job, config: ServiceConfig, store: Store, folder: Path) ->
 
 
 def check_translation(
-    job: Job, config: ServiceConfig, store: Store, folder: Path
+    job: Job, config: ServiceConfig, progress: Progress, folder: Path
 ) -> dict[str, Any]:
     from checker.i18n.catalog import parse_catalog
     from checker.i18n.report import render_json
@@ -120,7 +126,7 @@ def check_translation(
             "cannot tell which page this catalog translates: its messages have no "
             "'#: ../../docs/PAGE.md' references and none is the English of a page"
         )
-    store.progress(job.id, "checking", 0, len(catalog.entries))
+    progress("checking", 0, len(catalog.entries))
     locales = folder / "locales"
     target = locales / job.lang / "LC_MESSAGES" / f"{page}.po"  # page: one of ours
     target.parent.mkdir(parents=True)
@@ -147,7 +153,7 @@ def check_translation(
         lang: {**found, "pages": {page: found["pages"].get(page)}}
         for lang, found in document["languages"].items()
     }
-    store.progress(job.id, "checked", len(catalog.entries), len(catalog.entries))
+    progress("checked", len(catalog.entries), len(catalog.entries))
     return dict(document)
 
 

@@ -111,6 +111,7 @@ def _serve(config: object, host: str, port: int) -> int:
 
     assert isinstance(config, ServiceConfig)
     queue = Queue(config)
+    queue.forget_workers()
     requeued = queue.requeue_unfinished()
     if requeued:
         print(f"serve: {requeued} unfinished check(s) queued again", file=sys.stderr)

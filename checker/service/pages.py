@@ -127,7 +127,7 @@ async def translation_submit(
 
 @router.get("/results/{job_id}", response_class=HTMLResponse)
 def result_page(request: Request, job_id: str) -> Response:
-    job: Job | None = request.app.state.service.store.job(job_id)
+    job: Job | None = request.app.state.service.job(job_id)
     if job is None:
         return error_page(
             request, limits.NOT_FOUND, f"no check {job_id[:40]!r} (unknown or expired)"

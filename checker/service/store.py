@@ -1,6 +1,7 @@
-"""Submissions, results, tokens and workers, in one SQLite file (WAL: the web process and the
-workers read and write it at once). A job is written here before it is queued, so a restart
-loses nothing: :meth:`Store.unfinished` is queued again when the service starts."""
+"""Submissions, results and tokens, in one SQLite file of the web process (WAL: its threads
+read and write it at once; workers never open it, see :mod:`checker.service.queue`). A job is
+written here before it is queued, so a restart loses nothing: :meth:`Store.unfinished` is
+queued again when the service starts."""
 
 from __future__ import annotations
 
@@ -39,12 +40,6 @@ CREATE TABLE IF NOT EXISTS tokens (
     name TEXT PRIMARY KEY,
     digest TEXT NOT NULL UNIQUE,
     created REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS workers (
-    id TEXT PRIMARY KEY,
-    torch TEXT NOT NULL,
-    devices TEXT NOT NULL,
-    seen REAL NOT NULL
 );
 """
 
@@ -169,16 +164,19 @@ class Store:
         return self.job(job_id) if changed else None
 
     def progress(self, job_id: str, stage: str, done: int, total: int) -> None:
+        """A worker's progress on an unfinished job (which is running from then on)."""
         with self._connect() as db:
             db.execute(
-                "UPDATE jobs SET stage = ?, done = ?, total = ?, updated = ? WHERE id = ?",
-                (stage, done, total, time.time(), job_id),
+                "UPDATE jobs SET status = ?, stage = ?, done = ?, total = ?, updated = ? "
+                "WHERE id = ? AND status IN (?, ?)",
+                (RUNNING, stage, done, total, time.time(), job_id, *UNFINISHED),
             )
 
     def finish(self, job_id: str, result: dict[str, Any]) -> None:
         with self._connect() as db:
             db.execute(
-                "UPDATE jobs SET status = ?, stage = 'done', result = ?, updated = ? WHERE id = ?",
+                "UPDATE jobs SET status = ?, stage = 'done', done = MAX(done, total), "
+                "result = ?, updated = ? WHERE id = ?",
                 (DONE, json.dumps(result, ensure_ascii=False), time.time(), job_id),
             )
 
@@ -188,6 +186,15 @@ class Store:
                 "UPDATE jobs SET status = ?, stage = 'failed', error = ?, updated = ? WHERE id = ?",
                 (FAILED, error, time.time(), job_id),
             )
+
+    def unfinished_ids(self) -> list[str]:
+        """Jobs queued or running (and not expired), oldest first."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT id FROM jobs WHERE status IN (?, ?) AND expires > ? ORDER BY created",
+                (*UNFINISHED, time.time()),
+            ).fetchall()
+        return [row["id"] for row in rows]
 
     def unfinished(self) -> list[str]:
         """Jobs not finished (a worker stopped while running one, or a queue was lost), made
@@ -241,28 +248,6 @@ class Store:
         with self._connect() as db:
             row = db.execute("SELECT name FROM tokens WHERE digest = ?", (digest,)).fetchone()
         return None if row is None else str(row["name"])
-
-    # -- workers -------------------------------------------------------------------------------
-
-    def worker_seen(self, worker_id: str, torch: str, devices: dict[str, str]) -> None:
-        with self._connect() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO workers (id, torch, devices, seen) VALUES (?, ?, ?, ?)",
-                (worker_id, torch, json.dumps(devices), time.time()),
-            )
-
-    def workers(self) -> list[dict[str, Any]]:
-        with self._connect() as db:
-            rows = db.execute("SELECT * FROM workers ORDER BY seen DESC").fetchall()
-        return [
-            {
-                "id": row["id"],
-                "torch": row["torch"],
-                "devices": json.loads(row["devices"]),
-                "seen": row["seen"],
-            }
-            for row in rows
-        ]
 
 
 def _job(row: sqlite3.Row) -> Job:
