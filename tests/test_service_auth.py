@@ -197,3 +197,26 @@ def test_progress_shows_snippets_run_while_they_run(served: tuple[TestClient, st
     assert state["status"] == "done"
     assert (3, 3) in seen
     assert {(1, 3), (2, 3)} & seen, seen  # counted while running, not only at the end
+
+
+def test_signing_in_with_a_token_lets_the_form_run_code(strict: tuple[TestClient, str]) -> None:
+    client, token = strict
+    assert 'name="run" value="true" disabled' in client.get("/").text
+    refused = client.post("/login", data={"token": "chk_wrong", "csrf": _csrf(client, "/login")})
+    assert refused.status_code == 401
+    signed = client.post(
+        "/login", data={"token": token, "csrf": _csrf(client, "/login")}, follow_redirects=False
+    )
+    assert signed.status_code == 303
+    page = client.get("/").text
+    assert "Signed in as bob" in page and 'name="run" value="true">' in page
+    submitted = client.post(
+        "/check",
+        data={"text": SNIPPET, "run": "true", "csrf": _csrf(client, "/")},
+        follow_redirects=False,
+    )
+    assert submitted.status_code == 303
+    job_id = submitted.headers["location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/jobs/{job_id}").json()["run_code"] is True
+    client.post("/logout", data={"csrf": _csrf(client, "/")})
+    assert "Sign in with a token" in client.get("/").text
