@@ -385,6 +385,13 @@ def i18n_check(session: nox.Session) -> None:
 
 
 @nox.session(venv_backend="none", default=False)
+def serve(session: nox.Session) -> None:
+    """The checking service on http://127.0.0.1:8000/ (args go to 'python -m checker serve')."""
+    python = shared_python(session)
+    session.run(python, "-m", "checker", "serve", *session.posargs, env=_env(), external=True)
+
+
+@nox.session(venv_backend="none", default=False)
 def verify(session: nox.Session) -> None:
     """Run every claim's probe (args go to 'python -m checker verify')."""
     python = shared_python(session)
