@@ -63,7 +63,13 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 def _requirements() -> list[str]:
     project = PYPROJECT["project"]
     extras = project["optional-dependencies"]
-    return [*project["dependencies"], *extras["docs"], *extras["test"], *extras["lint"]]
+    return [
+        *project["dependencies"],
+        *extras["docs"],
+        *extras["test"],
+        *extras["lint"],
+        *extras["service"],
+    ]
 
 
 def shared_python(session: nox.Session) -> str:
@@ -251,11 +257,14 @@ def i18n(session: nox.Session) -> None:
 
 #: The extension's gettext domain: the text it generates (labels, decision rules, reasons).
 EXTENSION_LOCALE = ROOT / "checker" / "sphinx" / "locale"
+#: The service's gettext domain: the text of its pages (checker/service/templates/).
+SERVICE_LOCALE = ROOT / "checker" / "service" / "locale"
 
 
 def update_catalogs(session: nox.Session, python: str, langs: tuple[str, ...]) -> Path:
     """Extract the English templates into _build/gettext and update LANGS' catalogs, the
-    pages' under locales/ and the extension's generated text under checker/sphinx/locale/
+    pages' under locales/, the service's pages' under checker/service/locale/ and the
+    extension's generated text under checker/sphinx/locale/
     (its template is extracted from the claim modules, so new or changed decision rules
     arrive as untranslated or fuzzy messages)."""
     pot = BUILD / "gettext"
@@ -313,6 +322,24 @@ def update_catalogs(session: nox.Session, python: str, langs: tuple[str, ...]) -
         *[f"-l{lang}" for lang in langs],
         external=True,
     )
+    # the service's pages (`python -m checker serve`): their own domain, from the templates
+    service = BUILD / "gettext-service"
+    session.run(
+        python, "-m", "checker.service.ui", str(service / "service.pot"), env=_env(), external=True
+    )
+    session.run(
+        python,
+        "-m",
+        "sphinx_intl",
+        "update",
+        "-p",
+        str(service),
+        "-d",
+        str(SERVICE_LOCALE),
+        "--no-obsolete",
+        *[f"-l{lang}" for lang in langs],
+        external=True,
+    )
     return pot
 
 
@@ -355,6 +382,13 @@ def i18n_check(session: nox.Session) -> None:
     """Check the catalogs without building (args go to 'python -m checker i18n')."""
     python = shared_python(session)
     session.run(python, "-m", "checker", "i18n", *session.posargs, env=_env(), external=True)
+
+
+@nox.session(venv_backend="none", default=False)
+def serve(session: nox.Session) -> None:
+    """The checking service on http://127.0.0.1:8000/ (args go to 'python -m checker serve')."""
+    python = shared_python(session)
+    session.run(python, "-m", "checker", "serve", *session.posargs, env=_env(), external=True)
 
 
 @nox.session(venv_backend="none", default=False)

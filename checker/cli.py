@@ -1,5 +1,6 @@
 """``python -m checker``: a thin command line over :mod:`checker.verify` (and, for ``i18n``,
-:mod:`checker.i18n.command`; for ``scan``, :mod:`checker.scan.command`).
+:mod:`checker.i18n.command`; for ``scan``, :mod:`checker.scan.command`; for ``serve``,
+:mod:`checker.service.command`).
 
 Exit codes: 0 success, 1 a claim is contradicted (or a probe broke) or a translation has an
 error, 2 usage errors.
@@ -21,6 +22,7 @@ from checker.registry import RegistryError
 from checker.report import Report, renderers
 from checker.runner import Limits
 from checker.scan import command as scan_command
+from checker.service import command as serve_command
 from checker.typing import DEVICES, Device
 from checker.verify import DeviceAbsent, NothingSelected, VerifyOptions, record, verify
 from checker.versions import VersionsError
@@ -110,16 +112,16 @@ def build_parser() -> argparse.ArgumentParser:
     _shared_options(r)
     i18n_command.add_parser(commands)
     scan_command.add_parser(commands)
+    serve_command.add_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "i18n":
-        return i18n_command.run(args)
-    if args.command == "scan":
-        return scan_command.run(args)
+    elsewhere = {"i18n": i18n_command.run, "scan": scan_command.run, "serve": serve_command.run}
+    if args.command in elsewhere:
+        return elsewhere[args.command](args)
     try:
         registry = registry_mod.load(
             args.claims_module, package=None if args.only_modules else registry_mod.DEFAULT_PACKAGE

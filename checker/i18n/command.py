@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
             return USAGE_ERROR
     glossary = None if args.no_glossary else (args.glossary or locales / "glossary.toml")
     extension_locale = root / "checker" / "sphinx" / "locale"
+    service_locale = root / "checker" / "service" / "locale"
     if args.write_template is not None:
         return _write_template(args, root)
     options = I18nOptions(
@@ -94,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         claim_modules=tuple(args.claims_module),
         root=root,
         generated=extension_locale if extension_locale.is_dir() else None,
+        service=service_locale if service_locale.is_dir() else None,
         recorded=tuple(sorted((root / "docs" / "_evidence").glob("*.json"))),
     )
     result = check(options)

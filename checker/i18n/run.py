@@ -63,6 +63,9 @@ class I18nOptions:
     generated: Path | None = None
     #: Recorded evidence files, whose rules are shown on pages too.
     recorded: tuple[Path, ...] = ()
+    #: The service's gettext domain (``<lang>/LC_MESSAGES/service.po``, the text of
+    #: ``python -m checker serve``'s pages); ``None`` skips it.
+    service: Path | None = None
 
     @classmethod
     def project(cls, root: Path, **changes: object) -> I18nOptions:
@@ -76,6 +79,7 @@ class I18nOptions:
             root=root,
             generated=root / "checker" / "sphinx" / "locale",
             recorded=tuple(sorted((root / "docs" / "_evidence").glob("*.json"))),
+            service=root / "checker" / "service" / "locale",
         )
         return dataclasses.replace(options, **changes)  # type: ignore[arg-type]
 
@@ -171,6 +175,8 @@ def check(options: I18nOptions) -> I18nResult:
                 )
         if extraction is not None and options.generated is not None:
             _check_generated(ctx, lang, options.generated, extraction)
+        if options.service is not None:
+            _check_service(ctx, lang, options.service)
     ctx.findings += consistency.check(ctx.translated)
     origin = templates.origin or templates.problem or "none (out-of-date check skipped)"
     return I18nResult(
@@ -252,6 +258,30 @@ def _check_generated(
         ctx.findings += found
         ctx.coverage.append(coverage)
         ctx.catalogs += coverage.has_catalog
+
+
+def _check_service(ctx: _Context, lang: Lang, locale_dir: Path) -> None:
+    """The service's pages (their templates' messages) as the page ``(service pages)``."""
+    from checker.service import ui
+
+    messages = tuple(
+        dict.fromkeys(
+            generated.GeneratedMessage(msgid, context, (f"templates:{line}",), "service page")
+            for line, msgid, context in ui.messages()
+        )
+    )
+    unique = tuple({m.key: m for m in messages}.values())
+    path = locale_dir / lang / "LC_MESSAGES" / f"{ui.DOMAIN}.po"
+    found, coverage = generated.check_catalog(
+        path, ctx.relative(path), lang, unique, ctx.glossary, page=SERVICE_PAGE
+    )
+    ctx.findings += found
+    ctx.coverage.append(coverage)
+    ctx.catalogs += coverage.has_catalog
+
+
+#: The page name of the service's catalogs in findings and coverage.
+SERVICE_PAGE = "(service pages)"
 
 
 def _glossary(options: I18nOptions, findings: list[Finding]) -> Glossary | None:

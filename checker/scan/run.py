@@ -43,6 +43,11 @@ class ScanOptions:
     project_root: Path = Path()
     #: Where the built docs live; links are ``BASE/<lang>/<page>.html#claim-...``.
     base_url: str = field(default_factory=lambda: os.environ.get("DOCS_BASE_URL", "_build/html"))
+    #: A sandbox to use (and leave open) instead of starting one for this scan: a process
+    #: that scans many articles (the service's workers) pays for the fork server once.
+    sandbox: Sandbox | None = field(default=None, compare=False)
+    #: Called with ``(path, snippets run, snippets to run)`` as an article's snippets run.
+    progress: Callable[[str, int, int], None] | None = field(default=None, compare=False)
 
 
 def files_of(paths: Iterable[Path]) -> list[Path]:
@@ -176,7 +181,7 @@ def _code_findings(
     references = {id(d): _references(d, prepared[id(d)]) for d, _ in documents}
     if not any(references.values()) and not (options.run_code and any(prepared.values())):
         return []
-    sandbox = Sandbox(options.limits)
+    sandbox = options.sandbox or Sandbox(options.limits)
     cuda = devices_mod.presence("cuda").present and "cuda" in options.devices
     found: list[Finding] = []
     try:
@@ -196,7 +201,8 @@ def _code_findings(
                 if not (f.verdict is FindingVerdict.BROKEN and f.line in broken)
             ]
     finally:
-        sandbox.close()
+        if sandbox is not options.sandbox:
+            sandbox.close()
     return found
 
 
@@ -295,10 +301,14 @@ def _run_article(  # noqa: PLR0917
     """Run one article's snippets in order in one session and judge each; also the seconds
     the article's own code ran."""
     runnable = [p for p in prepared if p.program is not None]
+    report = options.progress
     outcomes = dict(
         zip(
             (id(p) for p in runnable),
-            sandbox.run_session([p.to_run(cuda) for p in runnable]),
+            sandbox.run_session(
+                [p.to_run(cuda) for p in runnable],
+                None if report is None else lambda n: report(str(document.path), n, len(runnable)),
+            ),
             strict=True,
         )
     )

@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import tempfile
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,14 +106,17 @@ class Sandbox:
         """Run one snippet on its own, confined."""
         return self.run_session([Program(source, mode, gpu=gpu)])[0]
 
-    def run_session(self, programs: Sequence[Program]) -> list[Outcome]:
+    def run_session(
+        self, programs: Sequence[Program], progress: Callable[[int], None] | None = None
+    ) -> list[Outcome]:
         """Run ``programs`` in order in one namespace; one outcome per program. A program
-        that is stopped ends the session; the rest run in a new one, marked ``fresh``."""
+        that is stopped ends the session; the rest run in a new one, marked ``fresh``.
+        ``progress`` is called with the number of programs that ran, as they run."""
         outcomes: list[Outcome] = []
         fresh = False
         while len(outcomes) < len(programs):
             rest = programs[len(outcomes) :]
-            ran = self._run_job(rest)
+            ran = self._run_job(rest, _offset(progress, len(outcomes)))
             if not ran:  # the sandbox failed before the first program reported
                 outcomes.append(Outcome(failure="the sandbox failed", fresh=fresh))
                 fresh = True
@@ -121,14 +125,23 @@ class Sandbox:
                 dataclasses.replace(o, fresh=fresh) if i == 0 else o for i, o in enumerate(ran)
             )
             fresh = True
+            if progress is not None:
+                progress(len(outcomes))
         return outcomes
 
-    def _run_job(self, programs: Sequence[Program]) -> list[Outcome]:
+    def _run_job(
+        self, programs: Sequence[Program], progress: Callable[[int], None] | None = None
+    ) -> list[Outcome]:
         root = Path(tempfile.mkdtemp(prefix="checker-scan-"))
         root.chmod(0o711)  # the snippet (nobody) passes through to work/, lists nothing
         (root / "work").mkdir()
         started = time.monotonic()
         gpu = any(p.gpu for p in programs)
+        # beside the throw-away folder, not in it: the session covers that folder with a
+        # tmpfs of its own mount namespace, which this process does not see
+        counted = root.with_name(root.name + ".progress")
+        counted.write_text("")
+        watcher = _ProgressWatcher(counted, progress) if progress else None
         try:
             job = Job(
                 handler=HANDLER,
@@ -143,6 +156,7 @@ class Sandbox:
                         for p in programs
                     ],
                     "root": str(root),
+                    "progress": str(counted),
                     "timeout_s": self.limits.timeout_s,
                     "output_bytes": self.limits.output_bytes,
                     "file_bytes": self.limits.file_bytes,
@@ -160,7 +174,10 @@ class Sandbox:
             )
             result = self._worker_pool().run([job])[0]
         finally:
+            if watcher is not None:
+                watcher.stop()
             shutil.rmtree(root, ignore_errors=True)
+            counted.unlink(missing_ok=True)
         duration = time.monotonic() - started
         if result.failure is not None:
             failed = Outcome(
@@ -194,6 +211,39 @@ class Sandbox:
         if self._pool is not None:
             self._pool.close()
             self._pool = None
+
+
+def _offset(progress: Callable[[int], None] | None, done: int) -> Callable[[int], None] | None:
+    """``progress`` for a job that starts after ``done`` programs ran."""
+    if progress is None:
+        return None
+    return lambda count: progress(done + count)
+
+
+class _ProgressWatcher:
+    """Reads the count of programs that ran (written by the session as they report) and
+    passes each new count to ``callback``, from a thread, until stopped."""
+
+    def __init__(self, path: Path, callback: Callable[[int], None]) -> None:
+        self.path, self.callback = path, callback
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        seen = 0
+        while not self._stopped.wait(0.2):
+            try:
+                count = int(self.path.read_text() or 0)
+            except (OSError, ValueError):
+                continue
+            if count > seen:
+                seen = count
+                self.callback(count)
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join()
 
 
 def _outcomes(report: dict[str, Any], duration: float) -> list[Outcome]:

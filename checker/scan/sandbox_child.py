@@ -103,7 +103,8 @@ def run_session(args: dict[str, Any]) -> dict[str, Any]:
         finally:
             os._exit(code)
     os.close(write_fd)
-    frames, stopped = _wait(pid, read_fd, float(args["timeout_s"]))
+    progress = str(args["progress"])  # outside the session's tmpfs: the parent reads it
+    frames, stopped = _wait(pid, read_fd, float(args["timeout_s"]), progress)
     data = _read_capped(out_path, int(args["output_bytes"]))
     programs = []
     for frame in frames:
@@ -173,9 +174,12 @@ def missing_measures(measures: dict[str, Any]) -> list[str]:
     return missing
 
 
-def _wait(pid: int, fd: int, timeout: float) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+def _wait(
+    pid: int, fd: int, timeout: float, progress: str
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """The frames the child sent, and how it was stopped (``None`` if it finished). Each
-    program has ``timeout`` seconds from the previous frame."""
+    program has ``timeout`` seconds from the previous frame. The count of programs that
+    reported is written to ``progress`` as they report (the parent may show it)."""
     frames: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
     buffer = b""
@@ -208,6 +212,9 @@ def _wait(pid: int, fd: int, timeout: float) -> tuple[list[dict[str, Any]], dict
                 return frames, None
             frames.append(frame)
             deadline = time.monotonic() + timeout
+            if "index" in frame:
+                with contextlib.suppress(OSError), open(progress, "w") as handle:
+                    handle.write(str(current()))
         if not chunk:
             _, status = os.waitpid(pid, 0)
             name = signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else None

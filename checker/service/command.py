@@ -1,0 +1,142 @@
+"""``python -m checker serve``: the web service and its workers, with embedded defaults (SQLite
+for the store and the queue under ``_build/service/``: no other server to install).
+
+- ``serve [--host 127.0.0.1] [--port 8000]``: queues again what a stop left unfinished,
+  starts ``--workers`` worker processes (a huey consumer, ``serve --worker``) and the web
+  application (uvicorn); stopping it stops them.
+- ``serve --worker``: only a worker (for more machines: with ``--redis-url``).
+- ``serve --create-token NAME``: prints a new token once (only its hash is stored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+USAGE_ERROR = 2
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser(
+        "serve",
+        help="run the checking service (web pages and HTTP API)",
+        description="Serve the article scanner and the translation gate over HTTP. Settings "
+        "also come from CHECKER_SERVICE_* variables (see checker/service/config.py).",
+    )
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="folder of the SQLite files (default _build/service)",
+    )
+    p.add_argument(
+        "--workers", type=int, default=None, help="worker processes to start (default 2; 0: none)"
+    )
+    p.add_argument("--redis-url", default=None, help="queue on Redis (redis://host:port/db)")
+    p.add_argument("--root", type=Path, default=None, help="the project (default: here)")
+    action = p.add_mutually_exclusive_group()
+    action.add_argument("--worker", action="store_true", help="run only a worker")
+    action.add_argument("--create-token", metavar="NAME", help="create a token and print it")
+
+
+def _config(args: argparse.Namespace) -> object:
+    from checker.service.config import ServiceConfig
+
+    config = ServiceConfig.from_env()
+    changes: dict[str, object] = {}
+    if args.root is not None:
+        changes["root"] = args.root.resolve()
+    if args.data is not None:
+        changes["data_dir"] = args.data.resolve()
+    if args.workers is not None:
+        changes["workers"] = args.workers
+    if args.redis_url:
+        changes["redis_url"] = args.redis_url
+    return dataclasses.replace(config, **changes)  # type: ignore[arg-type]
+
+
+def run(args: argparse.Namespace) -> int:
+    from checker.service.config import ServiceConfig
+
+    config = _config(args)
+    assert isinstance(config, ServiceConfig)
+    if args.workers is not None and args.workers < 0:
+        print("error: --workers must be 0 or more", file=sys.stderr)
+        return USAGE_ERROR
+    if args.create_token:
+        return _create_token(config, args.create_token)
+    if args.worker:
+        return _worker(config)
+    return _serve(config, args.host, args.port)
+
+
+def _create_token(config: object, name: str) -> int:
+    from checker.service.auth import TokenError, create_token
+    from checker.service.config import ServiceConfig
+    from checker.service.store import Store
+
+    assert isinstance(config, ServiceConfig)
+    try:
+        token = create_token(Store(config.database), name)
+    except TokenError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    print(token)
+    print(f"token {name!r} created; it is shown only now", file=sys.stderr)
+    return 0
+
+
+def _worker(config: object) -> int:
+    from checker.service.config import ServiceConfig
+    from checker.service.queue import Queue
+
+    assert isinstance(config, ServiceConfig)
+    Queue(config).consumer(max(config.workers, 1)).run()
+    return 0
+
+
+def _serve(config: object, host: str, port: int) -> int:
+    import uvicorn
+
+    from checker.service.app import create_app
+    from checker.service.config import ServiceConfig
+    from checker.service.queue import Queue
+
+    assert isinstance(config, ServiceConfig)
+    queue = Queue(config)
+    queue.forget_workers()
+    requeued = queue.requeue_unfinished()
+    if requeued:
+        print(f"serve: {requeued} unfinished check(s) queued again", file=sys.stderr)
+    worker = None
+    if config.workers > 0:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "checker", "serve", "--worker"],
+            env={**os.environ, **config.to_env()},
+            start_new_session=True,
+        )
+    # uvicorn re-raises the signal that stopped it once it has shut down; as an exception
+    # here, so the workers are stopped below.
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        uvicorn.run(create_app(config, queue), host=host, port=port, log_level="warning")
+    finally:
+        if worker is not None:
+            worker.send_signal(signal.SIGINT)  # huey's graceful stop: running jobs finish
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
+    return 0
+
+
+def _stop(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)

@@ -1,0 +1,190 @@
+"""The HTML pages: check an article, check a translation, a result (revisitable by its id),
+the claims index, the token form. Every page is a Jinja2 template with autoescape; the
+submitted text reaches a page only as template data, never as markup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from checker.service import auth, csrf, limits, submissions, ui
+from checker.service.api import read_upload
+from checker.service.claims_index import claims_index
+from checker.service.results import scan_lines, translation_entries
+from checker.service.store import Job
+
+router = APIRouter(include_in_schema=False)
+STATIC = Path(__file__).with_name("static")
+UI_COOKIE = "checker_ui"
+#: A year: the pages' language and the CSRF token outlive a browser session.
+_COOKIE_AGE = 365 * 24 * 3600
+
+
+def _lang(request: Request) -> str:
+    return ui.choose(
+        request.query_params.get("ui"),
+        request.cookies.get(UI_COOKIE),
+        request.headers.get("accept-language"),
+    )
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    lang = _lang(request)
+    token = request.cookies.get(csrf.COOKIE) or csrf.new_token()
+    service = request.app.state.service
+    try:
+        user = service.owner(request)
+    except limits.Refused:
+        user = None
+    html = (
+        ui.environment(lang)
+        .get_template(template)
+        .render(
+            ui_lang=lang,
+            ui_langs=ui.LANGS,
+            path=request.url.path,
+            csrf_field=csrf.FIELD,
+            csrf_token=token,
+            user=user,
+            site_built={
+                lang: (service.config.site / lang / "index.html").is_file() for lang in ui.LANGS
+            },
+            **context,
+        )
+    )
+    response = HTMLResponse(html, status_code=status)
+    secure = request.url.scheme == "https"
+    response.set_cookie(
+        csrf.COOKIE, token, max_age=_COOKIE_AGE, httponly=True, samesite="strict", secure=secure
+    )
+    if request.query_params.get("ui") in ui.LANGS:
+        response.set_cookie(UI_COOKIE, lang, max_age=_COOKIE_AGE, samesite="lax", secure=secure)
+    return response
+
+
+def error_page(request: Request, status: int, message: str) -> Response:
+    return render(request, "error.html", status=status, status_code=status, message=message)
+
+
+def _check_csrf(request: Request, submitted: str | None) -> None:
+    if not csrf.valid(request.cookies.get(csrf.COOKIE), submitted):
+        raise limits.Refused(
+            limits.FORBIDDEN, "the form expired or came from another site: reload it and submit"
+        )
+
+
+@router.get("/", response_class=HTMLResponse)
+def article_form(request: Request) -> Response:
+    return render(request, "article.html", langs=submissions.ARTICLE_LANGS)
+
+
+@router.post("/check")
+async def article_submit(
+    request: Request,
+    *,
+    csrf_token: Annotated[str | None, Form(alias=csrf.FIELD)] = None,
+    file: Annotated[UploadFile | None, File()] = None,
+    text: Annotated[str | None, Form()] = None,
+    lang: Annotated[str, Form()] = "auto",
+    run: Annotated[bool, Form()] = False,
+) -> Response:
+    _check_csrf(request, csrf_token)
+    service = request.app.state.service
+    raw, name = await read_upload(file, text, service.config.limits.upload_bytes)
+    job = await run_in_threadpool(service.accept_article, request, raw, name, lang, run)
+    return RedirectResponse(f"/results/{job.id}", status_code=303)
+
+
+@router.get("/translate", response_class=HTMLResponse)
+def translation_form(request: Request) -> Response:
+    return render(request, "translation.html", langs=submissions.TRANSLATION_LANGS)
+
+
+@router.post("/translate")
+async def translation_submit(
+    request: Request,
+    *,
+    lang: Annotated[str, Form()],
+    csrf_token: Annotated[str | None, Form(alias=csrf.FIELD)] = None,
+    file: Annotated[UploadFile | None, File()] = None,
+    msgid: Annotated[str | None, Form()] = None,
+    msgstr: Annotated[str | None, Form()] = None,
+) -> Response:
+    _check_csrf(request, csrf_token)
+    service = request.app.state.service
+    if file is None or not file.filename:
+        raw = submissions.one_message(msgid or "", msgstr or "", lang, service.config.limits)
+        name = None
+    else:
+        raw, name = await read_upload(file, None, service.config.limits.upload_bytes)
+    job = await run_in_threadpool(service.accept_translation, request, raw, name, lang)
+    return RedirectResponse(f"/results/{job.id}", status_code=303)
+
+
+@router.get("/results/{job_id}", response_class=HTMLResponse)
+def result_page(request: Request, job_id: str) -> Response:
+    job: Job | None = request.app.state.service.job(job_id)
+    if job is None:
+        return error_page(
+            request, limits.NOT_FOUND, f"no check {job_id[:40]!r} (unknown or expired)"
+        )
+    context: dict[str, Any] = {"job": job, "lines": [], "entries": [], "errors": []}
+    if job.status == "done" and job.result is not None:
+        if job.kind == "scan":
+            context["lines"] = scan_lines(job.content, job.result["findings"])
+            context["errors"] = job.result["summary"]["errors"]
+        else:
+            context["entries"] = translation_entries(job.content, job.lang, job.result["findings"])
+    return render(request, "result.html", **context)
+
+
+@router.get("/claims", response_class=HTMLResponse)
+def claims_page(request: Request) -> Response:
+    return render(
+        request, "claims.html", claims=claims_index(request.app.state.service.config.root)
+    )
+
+
+@router.get("/docs/{lang}/{rest:path}", response_class=HTMLResponse)
+def docs_missing(request: Request, lang: str, rest: str) -> Response:
+    """Reached only where the site of ``lang`` is not built (built sites are mounted)."""
+    return render(request, "docs_missing.html", status=404, docs_lang=lang[:5])
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_form(request: Request) -> Response:
+    return render(request, "login.html")
+
+
+@router.post("/login")
+def login(
+    request: Request,
+    token: Annotated[str, Form()],
+    csrf_token: Annotated[str | None, Form(alias=csrf.FIELD)] = None,
+) -> Response:
+    _check_csrf(request, csrf_token)
+    if auth.owner_of(request.app.state.service.store, token.strip()) is None:
+        raise limits.Refused(limits.UNAUTHORIZED, "unknown or revoked token")
+    response = RedirectResponse("/", status_code=303)
+    response.set_cookie(
+        "checker_token",
+        token.strip(),
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+@router.post("/logout")
+def logout(
+    request: Request, csrf_token: Annotated[str | None, Form(alias=csrf.FIELD)] = None
+) -> Response:
+    _check_csrf(request, csrf_token)
+    response = RedirectResponse("/", status_code=303)
+    response.delete_cookie("checker_token")
+    return response

@@ -1,0 +1,144 @@
+"""What was submitted, decoded and validated before anything is stored or queued.
+
+The submitted name is only shown: the format comes from an allowed list of suffixes, the
+service writes the content under a name of its own (``article.md``), and nothing of the
+submission reaches a path or a shell. Every refusal is a :class:`~.limits.Refused` (4xx)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from checker.service.config import ServiceLimits
+from checker.service.limits import (
+    BAD_REQUEST,
+    UNPROCESSABLE,
+    UNSUPPORTED,
+    Refused,
+    check_length,
+    check_size,
+)
+
+#: Article formats the scanner reads, by suffix.
+ARTICLE_SUFFIXES = (".md", ".rst", ".txt", ".ipynb")
+#: Languages an article may be checked in; ``auto`` detects.
+ARTICLE_LANGS = ("auto", "en", "ja", "ko")
+#: Languages a translation may be submitted for.
+TRANSLATION_LANGS = ("ja", "ko")
+#: How a shown name is cut down (no control characters, no folders, at most 100 characters).
+_UNSHOWN = re.compile(r"[\x00-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class Submission:
+    name: str
+    suffix: str
+    text: str
+    lang: str
+
+
+def shown_name(name: str | None, default: str) -> str:
+    """The name to show for an upload: its last part, without control characters."""
+    if not name:
+        return default
+    cleaned = _UNSHOWN.sub("", PurePosixPath(name.replace("\\", "/")).name)[:100]
+    return cleaned or default
+
+
+def decode(raw: bytes, limits: ServiceLimits) -> str:
+    """UTF-8 text; binary or undecodable content is refused with its line."""
+    check_size(limits, len(raw))
+    if b"\0" in raw:
+        line = raw[: raw.index(b"\0")].count(b"\n") + 1
+        raise Refused(UNSUPPORTED, "binary content (a NUL byte): submit a text file", line)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise Refused(
+            BAD_REQUEST,
+            f"not UTF-8: byte {raw[exc.start]:#04x} at line {line} ({exc.reason})",
+            line,
+        ) from exc
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    check_length(limits, len(text))
+    return text
+
+
+def article(raw: bytes, filename: str | None, lang: str, limits: ServiceLimits) -> Submission:
+    """An article to scan: pasted text (``filename`` None: Markdown) or an upload."""
+    if lang not in ARTICLE_LANGS:
+        raise Refused(
+            BAD_REQUEST, f"unknown language {lang[:20]!r}: use one of {', '.join(ARTICLE_LANGS)}"
+        )
+    suffix = ".md" if filename is None else PurePosixPath(filename).suffix.lower()
+    if suffix not in ARTICLE_SUFFIXES:
+        raise Refused(
+            UNSUPPORTED,
+            f"unsupported file type {suffix[:20] or '(none)'!r}: upload "
+            f"{', '.join(ARTICLE_SUFFIXES)}",
+        )
+    text = decode(raw, limits)
+    if not text.strip():
+        raise Refused(UNPROCESSABLE, "the article is empty")
+    if suffix == ".ipynb":
+        try:
+            notebook = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise Refused(
+                UNPROCESSABLE, f"not a notebook: invalid JSON at line {exc.lineno}", exc.lineno
+            ) from exc
+        if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+            raise Refused(UNPROCESSABLE, "not a notebook: no list of cells")
+    return Submission(shown_name(filename, f"article{suffix}"), suffix, text, lang)
+
+
+def translation(raw: bytes, filename: str | None, lang: str, limits: ServiceLimits) -> Submission:
+    """A catalog (``.po``) for ja or ko; a catalog the gate cannot read is refused with its
+    first problem."""
+    from pathlib import Path
+
+    from checker.i18n.catalog import parse_catalog
+
+    if lang not in TRANSLATION_LANGS:
+        raise Refused(
+            BAD_REQUEST,
+            f"unknown language {lang[:20]!r}: translations are checked for "
+            f"{', '.join(TRANSLATION_LANGS)}",
+        )
+    if filename is not None and PurePosixPath(filename).suffix.lower() != ".po":
+        raise Refused(UNSUPPORTED, "upload a gettext catalog (.po)")
+    text = decode(raw, limits)
+    catalog = parse_catalog(text.encode("utf-8"), Path("catalog.po"), lang)
+    if catalog.fatal:
+        first = catalog.problems[0]
+        raise Refused(
+            UNPROCESSABLE,
+            f"malformed catalog: line {first.line}: {first.message}",
+            first.line,
+        )
+    if not catalog.entries:
+        raise Refused(UNPROCESSABLE, "the catalog has no messages")
+    return Submission(shown_name(filename, f"{lang}.po"), ".po", text, lang)
+
+
+def one_message(msgid: str, msgstr: str, lang: str, limits: ServiceLimits) -> bytes:
+    """A pasted message as a one-entry catalog (the gate reads catalogs)."""
+    if not msgid.strip() or not msgstr.strip():
+        raise Refused(UNPROCESSABLE, "give the English message and its translation")
+    check_size(limits, len(msgid.encode()) + len(msgstr.encode()))
+    from babel.messages.plurals import get_plural
+
+    known = lang if lang in TRANSLATION_LANGS else "ja"  # an unknown one is refused after
+    header = (
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+        f'"Language: {known}\\n"\n"Plural-Forms: {get_plural(known)}\\n"\n\n'
+    )
+    return (header + f"msgid {_quoted(msgid)}\nmsgstr {_quoted(msgstr)}\n").encode("utf-8")
+
+
+def _quoted(text: str) -> str:
+    """A PO string literal (the format's own escapes)."""
+    return json.dumps(text.replace("\r\n", "\n"), ensure_ascii=False)

@@ -1,0 +1,119 @@
+"""The service's pages in en, ja and ko: Jinja2 templates (autoescaped) whose strings are the
+gettext domain ``service``, translated in ``checker/service/locale/<lang>/LC_MESSAGES/
+service.po`` and compiled in memory by Babel, as the Sphinx extension compiles its own
+domain (:mod:`checker.sphinx.messages`); no ``.mo`` file is ever read.
+
+One Jinja2 environment per language, each with its translations installed, so concurrent
+requests in different languages never share a ``gettext``."""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Iterator
+from gettext import GNUTranslations, NullTranslations
+from pathlib import Path
+
+import jinja2
+
+#: The gettext domain of the service's pages.
+DOMAIN = "service"
+LANGS = ("en", "ja", "ko")
+TEMPLATES = Path(__file__).with_name("templates")
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+
+def catalog_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def translations(lang: str) -> NullTranslations:
+    """The compiled catalog of ``lang`` (English: none); a broken catalog keeps the English
+    (the gate reports it)."""
+    path = catalog_path(lang)
+    if lang == "en" or not path.exists():
+        return NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    try:
+        with path.open("rb") as handle:
+            catalog = read_po(handle)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)
+        compiled.seek(0)
+        return GNUTranslations(compiled)
+    except Exception:
+        return NullTranslations()
+
+
+@functools.cache
+def environment(lang: str) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        extensions=["jinja2.ext.i18n"],
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+def choose(query: str | None, cookie: str | None, accept: str | None) -> str:
+    """The pages' language: ``?ui=``, else the cookie, else the browser's first of ours."""
+    for candidate in (query, cookie):
+        if candidate in LANGS:
+            return candidate
+    for part in (accept or "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGS:
+            return code
+    return "en"
+
+
+def messages() -> Iterator[tuple[int, str, str | None]]:
+    """Every message of the templates: ``(line, msgid, context)`` (Jinja2's own extractor)."""
+    from jinja2.ext import babel_extract
+
+    for template in sorted(TEMPLATES.glob("*.html")):
+        with template.open("rb") as handle:
+            for line, _function, message, _comments in babel_extract(
+                handle, ("gettext", "ngettext", "_", "pgettext"), [], {"trimmed": "true"}
+            ):
+                if isinstance(message, str):
+                    yield line, message, None
+                elif isinstance(message, tuple) and message and isinstance(message[0], str):
+                    yield line, message[0], None
+
+
+def write_template(path: Path) -> int:
+    """Write the domain's template (``service.pot``) to ``path``; how many messages."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    catalog = Catalog(project="checker service", charset="utf-8")
+    for line, msgid, context in messages():
+        where = (f"checker/service/templates/{_template_of(line, msgid)}", line)
+        catalog.add(msgid, locations=[where], context=context)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        write_po(handle, catalog, width=88, omit_header=False)
+    return len(catalog)
+
+
+def _template_of(line: int, msgid: str) -> str:
+    for template in sorted(TEMPLATES.glob("*.html")):
+        lines = template.read_text(encoding="utf-8").split("\n")
+        if line <= len(lines) and msgid[:30] in lines[line - 1]:
+            return template.name
+    return "?"
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m checker.service.ui POT")
+    print(f"{write_template(Path(sys.argv[1]))} messages written to {sys.argv[1]}")

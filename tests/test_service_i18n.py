@@ -1,0 +1,88 @@
+"""The service's own pages in en, ja and ko: every message of the templates (the gettext
+domain ``service``) is in the ja and ko catalogs, translated, and passes the translation
+gate's checks of generated text (placeholders, code words, numbers, markup, glossary); a
+page rendered in ja or ko shows the translations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from checker.i18n.generated import GeneratedMessage
+from checker.i18n.run import SERVICE_PAGE, I18nOptions, check
+from checker.service import ui
+from checker.service.app import create_app
+from checker.service.queue import Queue
+from tests.helpers import ROOT
+from tests.service_helpers import config
+
+MESSAGES = tuple(
+    dict.fromkeys(
+        GeneratedMessage(msgid, context, (f"templates:{line}",), "service page")
+        for line, msgid, context in ui.messages()
+    )
+)
+
+
+def test_the_templates_have_the_messages_of_every_page() -> None:
+    ids = {m.msgid for m in MESSAGES}
+    assert len({m.key for m in MESSAGES}) == len(ids) == 58
+    assert {"Check an article", "Check a translation", "Claims and verdicts"} <= ids
+
+
+def test_the_gate_checks_the_service_catalogs_and_they_pass() -> None:
+    result = check(I18nOptions.project(ROOT, build_templates=False, generated=None))
+    coverage = {c.lang: c for c in result.coverage if c.page == SERVICE_PAGE}
+    for lang in ("ja", "ko"):
+        assert (coverage[lang].translated, coverage[lang].total, coverage[lang].fuzzy) == (
+            58,
+            58,
+            0,
+        )
+    assert [f for f in result.findings if f.page == SERVICE_PAGE] == []
+
+
+def test_the_gate_reports_a_broken_service_translation(tmp_path: Path) -> None:
+    broken = tmp_path / "ja" / "LC_MESSAGES" / "service.po"
+    broken.parent.mkdir(parents=True)
+    text = ui.catalog_path("ja").read_text(encoding="utf-8")
+    broken.write_text(
+        text.replace('msgstr "%(name)s としてサインイン中"', 'msgstr "<b>サインイン中</b>"'),
+        encoding="utf-8",
+    )
+    result = check(
+        I18nOptions.project(
+            ROOT, build_templates=False, generated=None, service=tmp_path, langs=("ja",)
+        )
+    )
+    found = sorted(f.check.value for f in result.findings if f.page == SERVICE_PAGE)
+    assert found == ["html", "substitution"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "button"), [("ja", "記事をチェック", "チェック"), ("ko", "글 검사", "검사")]
+)
+def test_a_page_is_rendered_in_the_chosen_language(
+    tmp_path: Path, lang: str, heading: str, button: str
+) -> None:
+    client = TestClient(create_app(config(tmp_path), Queue(config(tmp_path))))
+    html = client.get(f"/?ui={lang}").text
+    assert f'<html lang="{lang}">' in html
+    assert f"<h1>{heading}</h1>" in html
+    assert f'id="submit-article">{button}</button>' in html
+    assert client.cookies.get("checker_ui") == lang
+    assert f"<h1>{heading}</h1>" in client.get("/").text  # kept in the cookie
+    assert "<h1>Check a translation</h1>" in client.get("/translate?ui=en").text
+    assert "<h1>Check an article</h1>" in client.get("/").text
+
+
+def test_a_queued_check_shows_its_progress_in_the_pages_language(tmp_path: Path) -> None:
+    client = TestClient(create_app(config(tmp_path), Queue(config(tmp_path))))  # no worker
+    job = client.post("/api/scan", data={"text": "Views share storage."}).json()
+    page = client.get(f"/results/{job['id']}?ui=ja").text
+    assert '<span id="progress-stage">キューで待機中</span>' in page
+    assert '<span id="progress-count">0 / 0</span>' in page
+    assert 'data-stage-running="コード例を実行中"' in page
+    assert '<script src="/static/progress.js"></script>' in page

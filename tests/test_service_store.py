@@ -1,0 +1,65 @@
+"""The service's store: a job is claimed by one worker only, results expire after their
+time, a stop's unfinished jobs are found again; settings round-trip through the environment
+the workers get."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from checker.service.app import create_app
+from checker.service.config import ServiceConfig, ServiceLimits
+from checker.service.queue import Queue
+from checker.service.store import Store
+from tests.service_helpers import config
+
+
+def _add(store: Store, ttl_s: float = 60.0) -> str:
+    return store.add_job("scan", "en", "a.md", ".md", "Views.", False, None, ttl_s).id
+
+
+def test_a_job_is_claimed_once(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite3")
+    job_id = _add(store)
+    first = store.claim(job_id)
+    assert first is not None and first.status == "running"
+    assert store.claim(job_id) is None
+    store.finish(job_id, {"schema": "x"})
+    assert store.claim(job_id) is None
+    assert store.unfinished() == []
+
+
+def test_a_running_job_of_a_stopped_worker_is_queued_again(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite3")
+    running, queued, done = _add(store), _add(store), _add(store)
+    store.claim(running)
+    store.claim(done)
+    store.finish(done, {})
+    assert store.unfinished() == [running, queued]
+    assert store.claim(running) is not None
+
+
+def test_results_expire(tmp_path: Path) -> None:
+    cfg = dataclasses.replace(config(tmp_path), result_ttl_s=0.5)
+    client = TestClient(create_app(cfg, Queue(cfg)))
+    job = client.post("/api/scan", data={"text": "Views share storage."}).json()
+    assert client.get(f"/api/jobs/{job['id']}").status_code == 200
+    time.sleep(0.6)
+    assert client.get(f"/api/jobs/{job['id']}").status_code == 404
+    assert client.get(f"/results/{job['id']}").status_code == 404
+    assert Store(cfg.database).purge() == 1
+
+
+def test_the_settings_reach_the_workers_through_the_environment(tmp_path: Path) -> None:
+    cfg = ServiceConfig(
+        data_dir=tmp_path,
+        root=tmp_path / "root",
+        redis_url="redis://example:6379/1",
+        result_ttl_s=30.0,
+        workers=3,
+        limits=ServiceLimits(upload_bytes=10, rate=7, rate_window_s=2.5),
+    )
+    assert ServiceConfig.from_env(cfg.to_env()) == cfg
