@@ -72,6 +72,83 @@ def control_explicit_other_dtype(device: Device) -> Observation:
     return _default_dtype_rule(device, explicit=True)
 
 
+def probe_cpu_autocast_dtypes(device: Device) -> Observation:
+    return _cpu_autocast_dtypes_rule(accepted=("float16", "bfloat16"), refused=("float64",))
+
+
+def control_cpu_autocast_float64_as_accepted(device: Device) -> Observation:
+    return _cpu_autocast_dtypes_rule(accepted=("float64", "bfloat16"), refused=("float16",))
+
+
+def _cpu_autocast_dtypes_rule(accepted: tuple[str, ...], refused: tuple[str, ...]) -> Observation:
+    """Which lower-precision dtypes a CPU autocast region takes: the dtype of a matrix product
+    inside ``torch.autocast("cpu", dtype=...)``, and whether opening it warned."""
+    import torch
+
+    a = torch.ones(4, 4)
+
+    def product(name: str) -> str:
+        with torch.autocast("cpu", dtype=getattr(torch, name)):
+            return dtype_name((a @ a).dtype)
+
+    found = {}
+    for name in accepted + refused:
+        result, caught = caught_warnings(lambda name=name: product(name))  # type: ignore[misc]
+        warned = any("not supported" in message for _, message in caught)
+        found[name] = (result, warned)
+    ok = all(found[n] == (n, False) for n in accepted) and all(
+        found[n] == ("float32", True) for n in refused
+    )
+    return Observation(
+        holds=ok,
+        rule="holds if a matrix product inside torch.autocast('cpu', dtype=D) comes out in D "
+        "without a warning for D in "
+        + ", ".join(accepted)
+        + ", while for D = "
+        + ", ".join(refused)
+        + " autocast warns that the dtype is not supported and the product stays float32",
+        measurements=tuple(
+            measurement
+            for name, (result, warned) in found.items()
+            for measurement in (
+                Measurement(f"amp-cpu-autocast-{name}", result, "dtype"),
+                Measurement(f"amp-cpu-autocast-{name}-warned", warned, "bool"),
+            )
+        ),
+    )
+
+
+def probe_cpu_autocast_bfloat16_only(device: Device) -> Observation:
+    return _cpu_autocast_refuses_rule("float16")
+
+
+def control_cpu_autocast_refuses_float64(device: Device) -> Observation:
+    return _cpu_autocast_refuses_rule("float64")
+
+
+def _cpu_autocast_refuses_rule(name: str) -> Observation:
+    import torch
+
+    a = torch.ones(4, 4)
+
+    def product() -> str:
+        with torch.autocast("cpu", dtype=getattr(torch, name)):
+            return dtype_name((a @ a).dtype)
+
+    result, caught = caught_warnings(product)
+    warned = any("not supported" in message for _, message in caught)
+    return Observation(
+        holds=warned and result == "float32",
+        rule="holds if torch.autocast('cpu', dtype=torch."
+        + ("float16" if name == "float16" else "float64")
+        + ") warns that the dtype is not supported and a matrix product inside stays float32",
+        measurements=(
+            Measurement(f"amp-cpu-autocast-refuses-{name}", result, "dtype"),
+            Measurement(f"amp-cpu-autocast-refuses-{name}-warned", warned, "bool"),
+        ),
+    )
+
+
 def _default_dtype_rule(device: Device, explicit: bool) -> Observation:
     import torch
 
@@ -1923,6 +2000,48 @@ CLAIMS = (
                 "en": ("default", "bfloat16", "float16"),
                 "ja": ("デフォルト", "既定"),
                 "ko": ("기본",),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/cpu-autocast-takes-float16-and-bfloat16",
+        statement="CPU autocast takes float16 as well as bfloat16; any other dtype turns the "
+        "region off with a warning.",
+        expect=Expect.HOLDS,
+        probe=probe_cpu_autocast_dtypes,
+        control=Control(
+            "float64 in place of float16 among the accepted dtypes",
+            control_cpu_autocast_float64_as_accepted,
+        ),
+        devices=("cpu",),
+        measures=(
+            "amp-cpu-autocast-float16",
+            "amp-cpu-autocast-bfloat16",
+            "amp-cpu-autocast-float64",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("autocast",),
+            predicates={
+                "en": ("CPU autocast supports float16", "float16 on the CPU", "float16 on CPU"),
+                "ja": ("CPU でも float16", "CPU の autocast は float16"),
+                "ko": ("CPU에서도 float16", "CPU autocast는 float16"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/myth-cpu-autocast-bfloat16-only",
+        statement="CPU autocast supports only bfloat16.",
+        expect=Expect.FAILS,
+        probe=probe_cpu_autocast_bfloat16_only,
+        control=Control("float64 in place of float16", control_cpu_autocast_refuses_float64),
+        devices=("cpu",),
+        measures=("amp-cpu-autocast-refuses-float16",),
+        vocabulary=Vocabulary(
+            subjects=("autocast",),
+            predicates={
+                "en": ("only bfloat16", "only supports bfloat16", "bfloat16 only"),
+                "ja": ("bfloat16 のみ", "bfloat16 だけ", "bfloat16のみ", "bfloat16だけ"),
+                "ko": ("bfloat16만", "bfloat16 만", "bfloat16 외에는"),
             },
         ),
     ),
