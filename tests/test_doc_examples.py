@@ -27,7 +27,7 @@ EXPECTED: dict[str, tuple[int, int, bool]] = {
     "reviews/disable-saved-tensors-hooks-article.md": (3, 12, False),
     "topics/views-and-inplace.md": (41, 162, True),
     "topics/checkpointing.md": (9, 48, True),
-    "topics/gradscaler.md": (7, 46, True),
+    "topics/gradscaler.md": (8, 57, True),
     "reviews/copies-and-inplace-article.md": (3, 10, False),
 }
 

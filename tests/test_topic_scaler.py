@@ -44,6 +44,7 @@ STATEMENTS = {
         (9, "scaler/state-dict-restores-scale", S),
         (11, "scaler/skipped-step-is-visible", S),
         (13, "scaler/myth-scaler-computes-in-float16", S),
+        (15, "scaler/autograd-grad-stays-scaled", S),
     )
 }
 
