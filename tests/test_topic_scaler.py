@@ -1,5 +1,5 @@
 """Tests of the GradScaler page's claims (checker/claims/scaler.py), and the scanner reading
-statements of them in English, Japanese and Korean (tests/samples/scan-topics/gradscaler/)."""
+statements of them in English, Japanese and Korean (tests/samples/scan-topics/scaler/)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ STATEMENTS = {
 
 
 def test_the_scanner_reads_every_claim_in_three_languages() -> None:
-    folder = sample("scan-topics", "gradscaler")
+    folder = sample("scan-topics", "scaler")
     result = scan([folder], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
     found = {
         (f.lang, f.line, f.claim, f.verdict)
