@@ -26,7 +26,7 @@ EXPECTED: dict[str, tuple[int, int, bool]] = {
     "reviews/amp-custom-bwd-article.md": (8, 17, False),
     "reviews/disable-saved-tensors-hooks-article.md": (3, 12, False),
     "topics/views-and-inplace.md": (41, 162, True),
-    "topics/checkpointing.md": (9, 48, True),
+    "topics/checkpointing.md": (9, 50, True),
     "topics/gradscaler.md": (8, 57, True),
     "reviews/copies-and-inplace-article.md": (3, 10, False),
 }
