@@ -22,11 +22,13 @@ EXPECTED: dict[str, tuple[int, int, bool]] = {
     "reference/translating.md": (0, 0, False),
     "reference/scanning.md": (0, 0, False),
     "topics/saved-tensors.md": (28, 99, True),
-    "topics/amp.md": (37, 134, True),
+    "topics/amp.md": (38, 139, True),
     "reviews/amp-custom-bwd-article.md": (8, 17, False),
     "reviews/disable-saved-tensors-hooks-article.md": (3, 12, False),
     "topics/views-and-inplace.md": (41, 162, True),
     "topics/tensors-from-data.md": (13, 43, True),
+    "topics/checkpointing.md": (9, 50, True),
+    "topics/gradscaler.md": (8, 57, True),
     "reviews/copies-and-inplace-article.md": (3, 10, False),
 }
 

@@ -1,0 +1,75 @@
+"""Tests of the activation checkpointing topic: its claim module, and the scanner reading
+statements of its claims in English, Japanese and Korean (tests/samples/scan-topics/)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from checker import registry
+from checker.claims import checkpointing
+from checker.scan.findings import Verdict
+from checker.scan.run import ScanOptions, scan
+from tests.helpers import ROOT, sample
+
+C, S = Verdict.CONTRADICTED, Verdict.SUPPORTED
+
+
+def test_claim_module_does_not_import_torch() -> None:
+    code = "import sys, checker.claims.checkpointing; sys.exit('torch' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
+    assert result.returncode == 0
+
+
+def test_ids_and_keys_carry_the_topic_prefix() -> None:
+    for claim in checkpointing.CLAIMS:
+        assert claim.id.startswith("checkpointing/")
+        assert all(key.startswith("ckpt-") for key in claim.all_measures)
+
+
+def test_every_myth_has_a_vocabulary() -> None:
+    myths = [c for c in checkpointing.CLAIMS if c.expect.value == "fails"]
+    assert [c.id for c in myths] == [
+        "checkpointing/myth-recomputes-whole-forward",
+        "checkpointing/myth-halves-memory-for-free",
+    ]
+    assert all(c.vocabulary is not None for c in myths)
+
+
+def test_unknown_variant_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown variant 'twice'"):
+        checkpointing._loss("twice", None, None)
+
+
+#: (language, line, claim, verdict) of every claim finding in the sample notes: one statement
+#: of each claim with a vocabulary per language, and a denial of a myth on the last line.
+STATEMENTS = {
+    (lang, line, claim, verdict)
+    for lang in ("en", "ja", "ko")
+    for line, claim, verdict in (
+        (3, "checkpointing/use-reentrant-omitted-warns", S),
+        (5, "checkpointing/reentrant-input-without-grad", S),
+        (7, "checkpointing/rng-state-restored-for-dropout", S),
+        (9, "checkpointing/myth-recomputes-whole-forward", C),
+        # "recomputes the forward pass" is also what the saved-tensors page states
+        (9, "saved-tensors/checkpoint-recomputes-forward", S),
+        (11, "checkpointing/sequential-leaves-last-segment", S),
+        (13, "checkpointing/selective-saves-listed-ops", S),
+        (15, "checkpointing/myth-halves-memory-for-free", C),
+        (17, "checkpointing/myth-halves-memory-for-free", S),
+    )
+}
+
+
+def test_the_scanner_reads_every_claim_in_three_languages() -> None:
+    folder = sample("scan-topics", "checkpointing")
+    result = scan([folder], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
+    found = {
+        (f.lang, f.line, f.claim, f.verdict)
+        for f in result.findings
+        if f.kind == "claim" and f.claim is not None
+    }
+    assert found == STATEMENTS
+    assert all(f.path.endswith(f"{f.lang}.md") for f in result.findings)

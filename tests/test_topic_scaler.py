@@ -1,0 +1,60 @@
+"""Tests of the GradScaler page's claims (checker/claims/scaler.py), and the scanner reading
+statements of them in English, Japanese and Korean (tests/samples/scan-topics/scaler/)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from checker import registry
+from checker.claims import scaler
+from checker.scan.findings import Verdict
+from checker.scan.run import ScanOptions, scan
+from tests.helpers import ROOT, sample
+
+C, S = Verdict.CONTRADICTED, Verdict.SUPPORTED
+
+
+def test_claim_module_does_not_import_torch() -> None:
+    code = "import sys, checker.claims.scaler; sys.exit('torch' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
+    assert result.returncode == 0
+
+
+def test_ids_and_keys_carry_the_topic_prefix() -> None:
+    for claim in scaler.CLAIMS:
+        assert claim.id.startswith("scaler/")
+        assert all(key.startswith("scaler-") for key in claim.all_measures)
+
+
+def test_every_claim_runs_on_both_devices_and_has_a_vocabulary() -> None:
+    assert all(c.devices == ("cpu", "cuda") for c in scaler.CLAIMS)
+    assert all(c.vocabulary is not None for c in scaler.CLAIMS)
+
+
+#: (language, line, claim, verdict) of every claim finding in the sample notes: one statement
+#: of each claim per language, and a denial of the myth on the last line.
+STATEMENTS = {
+    (lang, line, claim, verdict)
+    for lang in ("en", "ja", "ko")
+    for line, claim, verdict in (
+        (3, "scaler/myth-scaler-computes-in-float16", C),
+        (5, "scaler/update-once-after-all-steps", S),
+        (7, "scaler/accumulation-one-scale-per-window", S),
+        (9, "scaler/state-dict-restores-scale", S),
+        (11, "scaler/skipped-step-is-visible", S),
+        (13, "scaler/myth-scaler-computes-in-float16", S),
+        (15, "scaler/autograd-grad-stays-scaled", S),
+    )
+}
+
+
+def test_the_scanner_reads_every_claim_in_three_languages() -> None:
+    folder = sample("scan-topics", "scaler")
+    result = scan([folder], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
+    found = {
+        (f.lang, f.line, f.claim, f.verdict)
+        for f in result.findings
+        if f.kind == "claim" and f.claim is not None
+    }
+    assert found == STATEMENTS
