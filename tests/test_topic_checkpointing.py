@@ -44,7 +44,8 @@ def test_unknown_variant_is_refused() -> None:
 
 
 #: (language, line, claim, verdict) of every claim finding in the sample notes: one statement
-#: of each claim with a vocabulary per language, and a denial of a myth on the last line.
+#: of each claim with a vocabulary per language, a denial of a myth (line 17), and a myth
+#: about checkpoint_sequential followed by its correction (lines 19 and 21).
 STATEMENTS = {
     (lang, line, claim, verdict)
     for lang in ("en", "ja", "ko")
@@ -59,6 +60,8 @@ STATEMENTS = {
         (13, "checkpointing/selective-saves-listed-ops", S),
         (15, "checkpointing/myth-halves-memory-for-free", C),
         (17, "checkpointing/myth-halves-memory-for-free", S),
+        (19, "checkpointing/sequential-takes-a-list", C),
+        (21, "checkpointing/sequential-takes-a-list", S),
     )
 }
 

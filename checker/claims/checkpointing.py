@@ -25,6 +25,7 @@ from checker.probes.autograd_memory import (
     ffn_model,
     trace_memory,
 )
+from checker.probes.mixed_precision import error_text
 from checker.typing import Device
 
 #: The forward operators of a block: Linear -> addmm, GELU -> gelu. Backward runs neither.
@@ -329,6 +330,50 @@ def _segments_rule(device: Device, sequential: bool) -> Observation:
     )
 
 
+def probe_sequential_takes_a_list(device: Device) -> Observation:
+    return _sequence_rule(device, listed=True)
+
+
+def control_sequential_given_one_module(device: Device) -> Observation:
+    return _sequence_rule(device, listed=False)
+
+
+def _sequence_rule(device: Device, listed: bool) -> Observation:
+    import torch
+    from torch import nn
+    from torch.utils.checkpoint import checkpoint_sequential
+
+    torch.manual_seed(0)
+    first, last = nn.Linear(8, 8).to(device), nn.Linear(8, 8).to(device)
+    x = torch.randn(4, 8, device=device, requires_grad=True)
+    functions: Any = [first, torch.tanh, last] if listed else first
+    expected = last(torch.tanh(first(x))) if listed else first(x)
+    found: list[Any] = []
+
+    def run() -> None:
+        found.append(checkpoint_sequential(functions, 2, x, use_reentrant=False))
+
+    error = error_text(run)
+    same = bool(found) and bool(torch.allclose(found[0], expected))
+    return Observation(
+        holds=error == "no error" and same,
+        rule="holds if checkpoint_sequential(functions, 2, x, use_reentrant=False) runs without "
+        "error and gives the result of applying the functions in turn, with "
+        + (
+            "a list of two nn.Linear modules and torch.tanh as functions"
+            if listed
+            else "a lone nn.Linear module as functions"
+        ),
+        measurements=(
+            Measurement(
+                "ckpt-sequential-list-error" if listed else "ckpt-sequential-module-error",
+                error,
+                "exception",
+            ),
+        ),
+    )
+
+
 def probe_selective_saves_listed_ops(device: Device) -> Observation:
     return _selective_rule(device, "selective")
 
@@ -553,6 +598,50 @@ CLAIMS = (
                 "ko": ("마지막 세그먼트", "마지막 구간"),
             },
             denies=True,  # "runs the last one without checkpointing"
+        ),
+    ),
+    Claim(
+        id="checkpointing/sequential-takes-a-list",
+        statement="checkpoint_sequential takes a list of modules or plain functions as well "
+        "as an nn.Sequential: anything with len() and indexing.",
+        expect=Expect.HOLDS,
+        probe=probe_sequential_takes_a_list,
+        devices=("cpu",),
+        measures=("ckpt-sequential-list-error",),
+        control=Control(
+            "a lone nn.Linear module, which has no len()",
+            control_sequential_given_one_module,
+            measures=("ckpt-sequential-module-error",),
+        ),
+        vocabulary=Vocabulary(
+            subjects=_SEQUENTIAL,
+            predicates={
+                "en": ("a list of modules", "list of functions", "a list of"),
+                # "nn.Sequential以外のモデルには使えない": the negation is the sentence's
+                "ja": (
+                    "リストも",
+                    "リストを渡せ",
+                    "nn.Sequential以外",
+                    "nn.Sequential 以外",
+                ),
+                "ko": ("리스트도", "리스트를 넘길 수"),
+            },
+            denies=False,
+            opposites={
+                "en": (
+                    "only takes an nn.Sequential",
+                    "only with nn.Sequential",
+                    "only works with nn.Sequential",
+                    "only nn.Sequential",
+                ),
+                "ja": (
+                    "nn.Sequentialのみ",
+                    "nn.Sequential のみ",
+                    "nn.Sequentialだけ",
+                    "nn.Sequentialにしか",
+                ),
+                "ko": ("nn.Sequential만", "nn.Sequential에만"),
+            },
         ),
     ),
     Claim(
