@@ -2531,7 +2531,13 @@ CLAIMS = (
             predicates={
                 "en": ("each iteration", "every iteration", "once"),
                 "ja": ("毎回", "一度", "ループ"),
-                "ko": ("매번", "한 번", "반복"),
+                "ko": ("매번", "한 번", "반복 밖", "루프 밖", "반복 전체"),
+            },
+            # "must be created anew every iteration" states the opposite of living across them
+            opposites={
+                "en": ("anew every iteration", "a new GradScaler every"),
+                "ja": ("毎回新しく作", "毎回作り直"),
+                "ko": ("새로 만들어야", "새로 생성해야"),
             },
         ),
     ),
