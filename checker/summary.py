@@ -60,6 +60,14 @@ def recorded_run(evidence: Path | None) -> str | None:
     )
 
 
+def recorded_total(evidence: Path | None) -> int:
+    """How many snippets the recorded CUDA run counted (passed, failed or skipped)."""
+    if evidence is None or not evidence.exists():
+        return 0
+    c = json.loads(evidence.read_text(encoding="utf-8"))["snippets"]["cuda"]
+    return int(c["passed"]) + int(c["failed"]) + int(c["skipped"])
+
+
 def render(
     summary_dir: Path,
     locales: Path,
@@ -99,6 +107,13 @@ def render(
             record = recorded_run(cuda_record)
             if device == "cuda" and c["passed"] == c["failed"] == 0 and record:
                 lines.append(record)
+                # every device-aware snippet is skipped here; the record counts those it ran
+                newer = c["skipped"] - recorded_total(cuda_record)
+                if newer > 0:
+                    lines.append(
+                        f"    {newer} device-aware snippets written since that run have not "
+                        "run on CUDA"
+                    )
     else:
         lines.append("snippets: the doctest session did not run")
     counts = translation_findings(locales)

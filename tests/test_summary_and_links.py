@@ -114,6 +114,25 @@ def test_summary_shows_the_recorded_cuda_run_when_cuda_ran_nowhere(tmp_path: Pat
         "    last recorded CUDA run (doctest-cuda.json): 3 passed, 0 failed, 0 skipped on "
         "NVIDIA H100 80GB HBM3, torch 2.11.0+cu130, 2026-11-22"
     ) in text
+    assert "written since that run" not in text
+
+
+def test_summary_counts_the_snippets_newer_than_the_recorded_cuda_run(tmp_path: Path) -> None:
+    skipped = {"passed": 0, "failed": 0, "skipped": 5, "skip_reasons": {"no GPU": 5}}
+    (tmp_path / "doctest.json").write_text(json.dumps({"cuda": skipped}))
+    record = tmp_path / "doctest-cuda.json"
+    record.write_text(
+        json.dumps(
+            {
+                "device_name": "NVIDIA H100 80GB HBM3",
+                "torch": "2.11.0+cu130",
+                "measured_at": "2026-11-22T21:55:00+00:00",
+                "snippets": {"cuda": {"passed": 3, "failed": 0, "skipped": 0}},
+            }
+        )
+    )
+    text, _ = render(tmp_path, tmp_path / "locales", record)
+    assert "    2 device-aware snippets written since that run have not run on CUDA" in text
 
 
 #: Device-aware snippets written since the last GPU run (doctest-cuda.json, 2026-11-22), per
