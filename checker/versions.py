@@ -34,7 +34,7 @@ from checker import registry as registry_mod
 from checker.cache import Cache
 from checker.evidence import Outcome
 from checker.registry import Registry
-from checker.runner import Runner
+from checker.runner import Limits, Runner
 
 SCHEMA = "checker.versions/1"
 
@@ -152,9 +152,16 @@ def merge(runs: Sequence[Mapping[str, Any]]) -> Versions:
     return Versions(releases, claims, now, platform.python_version())
 
 
-def measure(registry: Registry, cache: Cache | None) -> dict[str, Any]:
+#: Seconds each probe may take in a release run: a batch job, where an older torch or a busy
+#: machine must not turn a slow probe into an "error" on the pages.
+MEASURE_TIMEOUT_S = 300.0
+
+
+def measure(
+    registry: Registry, cache: Cache | None, timeout_s: float = MEASURE_TIMEOUT_S
+) -> dict[str, Any]:
     """Every claim's outcome on this interpreter's torch, on the CPU."""
-    runner = Runner(registry, cache=cache)
+    runner = Runner(registry, cache=cache, limits=Limits(timeout_s=timeout_s))
     try:
         verdicts = runner.run(list(registry), ("cpu",))
     finally:
@@ -172,12 +179,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = sub.add_parser("measure", help="run every claim on the CPU with this torch")
     run.add_argument("--output", type=Path, required=True)
     run.add_argument("--root", type=Path, default=Path())
+    run.add_argument(
+        "--timeout", type=float, default=MEASURE_TIMEOUT_S, help="seconds each probe may take"
+    )
     join = sub.add_parser("merge", help="join per-release runs into the versions file")
     join.add_argument("runs", type=Path, nargs="+")
     join.add_argument("--output", type=Path, default=VERSIONS_PATH)
     args = parser.parse_args(argv)
     if args.command == "measure":
-        result = measure(registry_mod.load(), Cache.default(args.root))
+        result = measure(registry_mod.load(), Cache.default(args.root), args.timeout)
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
         counts: dict[str, int] = {}
