@@ -11,6 +11,7 @@ from checker.sphinx.charts import setup_charts
 from checker.sphinx.claims import setup_claims
 from checker.sphinx.claims_index import setup_claims_index
 from checker.sphinx.config import setup_config
+from checker.sphinx.fast_i18n import setup_fast_i18n
 from checker.sphinx.glossary import setup_glossary
 from checker.sphinx.languages import setup_languages
 from checker.sphinx.measured import setup_measured
@@ -35,4 +36,5 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     setup_safety(app)
     setup_glossary(app)
     setup_site_text(app)
+    setup_fast_i18n(app)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,89 @@
+"""The faster translation transform (checker.sphinx.fast_i18n) changes no byte of the site.
+
+The real docs are built in Japanese and Korean twice, with the transform and with Sphinx's
+own (``-D checker_fast_i18n=0``), each build in its own process; every HTML page must be
+identical. Nothing is stripped: the pages hold no build time (dates are days, and all four
+builds share the probe cache, which the first build fills when it is cold).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT
+
+LANGS = ("ja", "ko")
+
+
+def _build(lang: str, fast: bool, out: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "html",
+            "-c",
+            str(ROOT),
+            "-D",
+            f"language={lang}",
+            "-D",
+            f"checker_fast_i18n={int(fast)}",
+            "-d",
+            str(out / "doctrees"),
+            "-q",
+            str(ROOT / "docs"),
+            str(out / "html"),
+        ],
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, bool], Path]:
+    root = tmp_path_factory.mktemp("identity")
+    outs = {
+        (lang, fast): root / f"{lang}-{'fast' if fast else 'sphinx'}"
+        for lang in LANGS
+        for fast in (True, False)
+    }
+    # The first build fills the probe cache if it is cold, so that no two builds measure.
+    first = ("ja", False)
+    assert _build(*first, outs[first]).wait() == 0
+    rest = [(key, _build(*key, out)) for key, out in outs.items() if key != first]
+    for key, proc in rest:
+        assert proc.wait() == 0, key
+    return {key: out / "html" for key, out in outs.items()}
+
+
+def _pages(html: Path) -> dict[str, bytes]:
+    return {p.relative_to(html).as_posix(): p.read_bytes() for p in sorted(html.rglob("*.html"))}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_translated_page_is_byte_identical_with_the_faster_transform(
+    builds: dict[tuple[str, bool], Path], lang: str
+) -> None:
+    fast, plain = _pages(builds[(lang, True)]), _pages(builds[(lang, False)])
+    docs = sorted(
+        p.relative_to(ROOT / "docs").with_suffix(".html").as_posix()
+        for p in (ROOT / "docs").rglob("*.md")
+        if not any(part.startswith("_") for part in p.relative_to(ROOT / "docs").parts)
+    )
+    assert sorted(plain) == sorted(fast)
+    assert set(docs) <= set(plain)
+    different = [page for page in plain if plain[page] != fast[page]]
+    assert different == []
+
+
+def test_the_pages_are_translated(builds: dict[tuple[str, bool], Path]) -> None:
+    """The comparison is between translated pages, not English fallbacks."""
+    assert "検証" in (builds[("ja", True)] / "index.html").read_text(encoding="utf-8")
+    assert "검증" in (builds[("ko", True)] / "index.html").read_text(encoding="utf-8")
