@@ -36,6 +36,10 @@ class Results:
     verdicts: dict[tuple[str, str], Verdict] = field(default_factory=dict)
     #: The builder of this build; post-transforms skip text-only builders such as gettext.
     builder: str = ""
+    #: The configuration directory (the project root): where the glossary, evidence and
+    #: caches are found. Transforms read it here rather than through ``.app``, which
+    #: Sphinx 11 removes from transforms and the build environment.
+    confdir: Path = field(default_factory=Path)
     devices: tuple[str, ...] = ()
     #: Outcomes across torch releases (``versions.json`` beside the recorded evidence).
     versions: versions.Versions | None = None
@@ -121,6 +125,7 @@ def compute_results(app: Sphinx) -> None:
         loaded=loaded is not None,
         devices=tuple(config.devices),
         builder=app.builder.name,
+        confdir=Path(app.confdir),
     )
     _RESULTS[id(app.env)] = results
     if loaded is None or app.builder.name in _TEXT_ONLY_BUILDERS:
