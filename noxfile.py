@@ -465,7 +465,10 @@ def versions(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks, each printing ratios measured side by side in one run. Args: [NAME ...]
     among harness (cold vs warm verify, per-probe overhead), i18n (translation checks vs
-    English only, doctests once vs per language); default: all."""
+    English only, doctests once vs per language), build (three languages / English,
+    translated / English, one .po edit rebuild), corpus (scan overhead per article, scan /
+    the articles' own code), scan (needs the seed articles); default: all. The build and
+    corpus figures go to _build/bench/*.json (CI keeps them as an artifact)."""
     python = shared_python(session)
     names = session.posargs or sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py"))
     for name in names:

@@ -1,9 +1,11 @@
-"""The faster translation transform (checker.sphinx.fast_i18n) changes no byte of the site.
+"""The faster translated builds (checker.sphinx.fast_i18n and, for Japanese,
+checker.sphinx.search_ja) change no byte of the site.
 
-The real docs are built in Japanese and Korean twice, with the transform and with Sphinx's
-own (``-D checker_fast_i18n=0``), each build in its own process; every HTML page must be
-identical. Nothing is stripped: the pages hold no build time (dates are days, and all four
-builds share the probe cache, which the first build fills when it is cold).
+The real docs are built in Japanese and Korean twice, with them and with Sphinx's own
+(``-D checker_fast_i18n=0`` turns both off), each build in its own process; every HTML page
+and the search index must be identical. Nothing is stripped: the pages hold no build time
+(dates are days, and all four builds share the probe cache, which the first build fills when
+it is cold).
 """
 
 from __future__ import annotations
@@ -64,7 +66,9 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, bool], P
 
 
 def _pages(html: Path) -> dict[str, bytes]:
-    return {p.relative_to(html).as_posix(): p.read_bytes() for p in sorted(html.rglob("*.html"))}
+    """Every page, and the search index (checker.sphinx.search_ja splits Japanese words)."""
+    found = [*sorted(html.rglob("*.html")), html / "searchindex.js"]
+    return {p.relative_to(html).as_posix(): p.read_bytes() for p in found}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -78,7 +82,7 @@ def test_every_translated_page_is_byte_identical_with_the_faster_transform(
         if not any(part.startswith("_") for part in p.relative_to(ROOT / "docs").parts)
     )
     assert sorted(plain) == sorted(fast)
-    assert set(docs) <= set(plain)
+    assert set(docs) | {"searchindex.js"} <= set(plain)
     different = [page for page in plain if plain[page] != fast[page]]
     assert different == []
 
@@ -87,3 +91,22 @@ def test_the_pages_are_translated(builds: dict[tuple[str, bool], Path]) -> None:
     """The comparison is between translated pages, not English fallbacks."""
     assert "検証" in (builds[("ja", True)] / "index.html").read_text(encoding="utf-8")
     assert "검증" in (builds[("ko", True)] / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_japanese_splitter_splits_every_catalog_text_as_sphinx_does() -> None:
+    """checker.sphinx.search_ja re-writes TinySegmenter's loop: same words for every text."""
+    import polib
+    from sphinx.search.ja import DefaultSplitter
+
+    from checker.sphinx.search_ja import CachingSplitter
+
+    texts = [
+        entry.msgstr
+        for path in sorted((ROOT / "locales" / "ja").rglob("*.po"))
+        for entry in polib.pofile(str(path))
+        if entry.msgstr
+    ]
+    assert len(texts) > 1000
+    sphinx_splitter, ours = DefaultSplitter({}), CachingSplitter({})
+    different = [t for t in texts if ours.split(t) != sphinx_splitter.split(t)]
+    assert different == []

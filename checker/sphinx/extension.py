@@ -17,6 +17,7 @@ from checker.sphinx.languages import setup_languages
 from checker.sphinx.measured import setup_measured
 from checker.sphinx.results import setup_results
 from checker.sphinx.safety import setup_safety
+from checker.sphinx.search_ja import setup_search_ja
 from checker.sphinx.site_text import setup_site_text
 from checker.sphinx.translatable import setup_translatable
 
@@ -37,4 +38,5 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     setup_glossary(app)
     setup_site_text(app)
     setup_fast_i18n(app)
+    setup_search_ja(app)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -54,7 +54,8 @@ def setup_fast_i18n(app: Sphinx) -> None:
         True,
         "",
         types=frozenset({bool}),
-        description="reuse the Markdown parser across translated messages (same output)",
+        description="reuse the Markdown parser across translated messages and, in Japanese, "
+        "the search index's word splits (same output)",
     )
     app.connect("config-inited", _install)
 
@@ -98,10 +99,11 @@ _default_settings: dict[type, Values] = {}
 
 def _make_document(source_path: str = "notset", parser_cls: type = RSTParser) -> nodes.document:
     """``myst_parser.mdit_to_docutils.base.make_document``, with the defaults computed once
-    per parser class (each document still gets its own copy of them)."""
+    per parser class (each document gets its own shallow copy: attributes set on one
+    document's settings never reach another's; none of the defaults is mutated in place)."""
     if parser_cls not in _default_settings:
         _default_settings[parser_cls] = get_default_settings(parser_cls)
-    return new_document(source_path, settings=copy.deepcopy(_default_settings[parser_cls]))
+    return new_document(source_path, settings=copy.copy(_default_settings[parser_cls]))
 
 
 @contextmanager
