@@ -74,7 +74,7 @@ def timed(*langs: str, work: Path, fresh: bool = True, extra: tuple[str, ...] = 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--page", default="topics/views-and-inplace", help="page whose .po is edited")
+    parser.add_argument("--page", default="topics/views-and-inplace", help="page to edit")
     args = parser.parse_args()
     catalog = ROOT / "locales" / "ja" / "LC_MESSAGES" / f"{args.page}.po"
     if not catalog.is_file():

@@ -99,8 +99,8 @@ def extract(claims: Iterable[Claim], root: Path, recorded: Iterable[Path] = ()) 
                 problems.append(problem)
             elif message is not None:
                 _add(found, GeneratedMessage(message[0], None, (message[1],), "decision rule"))
-    for message in _claim_messages(claims_list, root):
-        _add(found, message)
+    for claim_message in _claim_messages(claims_list, root):
+        _add(found, claim_message)
     for module_name in REASON_MODULES + tuple(sorted(probe_modules)):
         for message, _problem in _literals(module_name, root, _reason_nodes):
             if message is not None:
