@@ -110,3 +110,42 @@ def test_the_japanese_splitter_splits_every_catalog_text_as_sphinx_does() -> Non
     sphinx_splitter, ours = DefaultSplitter({}), CachingSplitter({})
     different = [t for t in texts if ours.split(t) != sphinx_splitter.split(t)]
     assert different == []
+
+
+def test_an_edited_catalog_re_reads_its_page_only(builds: dict[tuple[str, bool], Path]) -> None:
+    """A rebuild after one page's .po changes reads that page again, and no other: pages
+    with verdicts are re-read only when the probe results changed (they did not)."""
+    catalog = ROOT / "locales" / "ja" / "LC_MESSAGES" / "topics" / "views-and-inplace.po"
+    out = builds[("ja", True)].parent
+    stat = catalog.stat()
+    os.utime(catalog, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+    try:
+        rebuild = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "sphinx",
+                "-b",
+                "html",
+                "-c",
+                str(ROOT),
+                "-D",
+                "language=ja",
+                "-d",
+                str(out / "doctrees"),
+                str(ROOT / "docs"),
+                str(out / "html"),
+            ],
+            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    finally:
+        os.utime(catalog, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    read = [
+        ln.split("]", 1)[1].strip()
+        for ln in rebuild.stdout.splitlines()
+        if ln.startswith("reading sources... [")
+    ]
+    assert read == ["topics/views-and-inplace"]
