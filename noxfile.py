@@ -109,28 +109,37 @@ def _env() -> dict[str, str]:
 
 @nox.session(venv_backend="none")
 def docs(session: nox.Session) -> None:
-    """Build the HTML site in every language (-W --keep-going). Args: [LANG ...] [SPHINX ARGS]."""
+    """Build the HTML site in every language (-W --keep-going). Args: [LANG ...] [SPHINX ARGS].
+
+    The languages build side by side, one process each; the first to start runs the probes
+    and the others wait for it and read the results from the probe cache (see
+    checker.sphinx.results). Each language keeps its own log, warnings file and summary.
+    """
     python = shared_python(session)
     langs = [a for a in session.posargs if a in LANGS] or list(LANGS)
     extra = [a for a in session.posargs if a not in LANGS]
     SUMMARY.mkdir(parents=True, exist_ok=True)
     for stale in SUMMARY.glob("docs-*.json"):
         stale.unlink()
-    failed = []
-    for lang in langs:
-        ok = build_language(session, python, lang, extra)
-        if not ok:
-            failed.append(lang)
+    started = [(lang, start_language(session, python, lang, extra)) for lang in langs]
+    failed = [lang for lang, build in started if not finish_language(session, lang, build)]
     if failed:
         session.error(f"the build failed for: {', '.join(failed)} (other languages built)")
 
 
 def build_language(session: nox.Session, python: str, lang: str, extra: list[str]) -> bool:
     """Build one language into _build/html/LANG; record pages and warnings for the summary."""
+    return finish_language(session, lang, start_language(session, python, lang, extra))
+
+
+def start_language(
+    session: nox.Session, python: str, lang: str, extra: list[str]
+) -> subprocess.Popen[bytes]:
+    """Start building one language into _build/html/LANG (output in _build/summary/)."""
     out = BUILD / "html" / lang
-    warnings_file = SUMMARY / f"warnings-{lang}.txt"
     session.log(f"building {lang} into {out.relative_to(ROOT)}")
-    result = session.run(
+    log = (SUMMARY / f"build-{lang}.log").open("wb")
+    command = [
         python,
         "-m",
         "sphinx",
@@ -146,22 +155,34 @@ def build_language(session: nox.Session, python: str, lang: str, extra: list[str
         "--keep-going",
         "-q",
         "-w",
-        str(warnings_file),
+        str(SUMMARY / f"warnings-{lang}.txt"),
         *extra,
         str(ROOT / "docs"),
         str(out),
-        env=_env(),
-        external=True,
-        success_codes=[0, 1, 2],
-    )
+    ]
+    with log:
+        return subprocess.Popen(
+            command, env={**os.environ, **_env()}, stdout=log, stderr=subprocess.STDOUT
+        )
+
+
+def finish_language(session: nox.Session, lang: str, build: subprocess.Popen[bytes]) -> bool:
+    """Wait for one language's build; print its output; write _build/summary/docs-LANG.json."""
+    code = build.wait()
+    out = BUILD / "html" / lang
+    output = (SUMMARY / f"build-{lang}.log").read_text(encoding="utf-8", errors="replace")
+    if output.strip():
+        session.log(f"{lang} build output:\n{output.rstrip()}")
+    warnings_file = SUMMARY / f"warnings-{lang}.txt"
     pages = sorted(
         p.relative_to(ROOT / "docs").with_suffix(".html").as_posix()
         for p in (ROOT / "docs").rglob("*.md")
         if not any(part.startswith("_") for part in p.relative_to(ROOT).parts[1:])
     )
     built = [p for p in pages if (out / p).exists()]
-    warnings = [ln for ln in warnings_file.read_text(encoding="utf-8").splitlines() if ln]
-    ok = result is not False and not warnings and len(built) == len(pages)
+    text = warnings_file.read_text(encoding="utf-8") if warnings_file.exists() else ""
+    warnings = [ln for ln in text.splitlines() if ln]
+    ok = code == 0 and not warnings and len(built) == len(pages)
     (SUMMARY / f"docs-{lang}.json").write_text(
         json.dumps(
             {
@@ -174,6 +195,8 @@ def build_language(session: nox.Session, python: str, lang: str, extra: list[str
             }
         )
     )
+    if code not in (0, 1, 2):
+        session.log(f"the {lang} build stopped with exit status {code}")
     return ok
 
 
@@ -476,7 +499,10 @@ def versions(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks, each printing ratios measured side by side in one run. Args: [NAME ...]
     among harness (cold vs warm verify, per-probe overhead), i18n (translation checks vs
-    English only, doctests once vs per language); default: all."""
+    English only, doctests once vs per language), build (three languages / English,
+    translated / English, one .po edit rebuild), corpus (scan overhead per article, scan /
+    the articles' own code), scan (needs the seed articles); default: all. The build and
+    corpus figures go to _build/bench/*.json (CI keeps them as an artifact)."""
     python = shared_python(session)
     names = session.posargs or sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py"))
     for name in names:

@@ -1,7 +1,9 @@
 """A cache of evidence keyed by (claim, probe source hash, torch version, device).
 
 A re-run with nothing changed is answered from here without starting a worker or importing
-torch. Only decided evidence is cached; errors are always re-run.
+torch. Decided evidence is cached, and so is a probe's own "not applicable here" (its reason),
+under a key that also says whether CUDA is present (what such a reason usually depends on);
+errors are always re-run.
 """
 
 from __future__ import annotations
@@ -49,3 +51,19 @@ class Cache:
         tmp = target.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(evidence.to_dict(), sort_keys=True), encoding="utf-8")
         tmp.replace(target)  # atomic: concurrent builds never see half a file
+
+    def get_not_run(self, key: str) -> str | None:
+        """The reason a probe gave for not measuring, stored under ``key``, or None."""
+        try:
+            data = json.loads((self.root / f"{key}.not-run.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        reason = data.get("not_run") if isinstance(data, dict) else None
+        return reason if isinstance(reason, str) else None
+
+    def put_not_run(self, key: str, reason: str) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        target = self.root / f"{key}.not-run.json"
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"not_run": reason}), encoding="utf-8")
+        tmp.replace(target)

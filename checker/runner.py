@@ -98,7 +98,16 @@ class Runner:
         if cached is not None:
             self.stats.cached += 1
             return judge(claim, cached), key
+        reason = self.cache.get_not_run(self._not_run_key(key)) if self.cache else None
+        if reason is not None:
+            self.stats.cached += 1
+            return not_run(claim, device, reason), key
         return None, key
+
+    def _not_run_key(self, key: str) -> str:
+        """A probe's "not applicable here" holds for this machine's devices: the key says
+        whether CUDA is present."""
+        return f"{key}-{'cuda' if self.presence('cuda').present else 'no-cuda'}"
 
     def _recorded(self, claim: Claim, device: Device, reason: str) -> Verdict:
         record = self.recorded.get(device)
@@ -162,6 +171,8 @@ class Runner:
             self._presence[device] = devices_mod.Presence(device, False, result["absent"])
             return self._recorded(claim, device, result["absent"])
         if "not_run" in result:
+            if self.cache is not None:
+                self.cache.put_not_run(self._not_run_key(key), result["not_run"])
             return not_run(claim, device, result["not_run"])
         evidence = Evidence.from_dict(result["evidence"], origin="live")
         if self.cache is not None:

@@ -155,3 +155,20 @@ def test_cached_evidence_keeps_its_control(tmp_path: Path) -> None:
     assert (runner.stats.ran, runner.stats.cached) == (0, 1)
     assert verdicts[0].status is Status.CONFIRMED
     assert verdicts[0].evidence is not None and verdicts[0].evidence.control is not None
+
+
+def test_a_probe_that_is_not_applicable_is_answered_from_the_cache_the_second_time(
+    tmp_path: Path,
+) -> None:
+    reg = registry.load(["tests.fixtures.claims_controls"], package=None)
+    claim = next(c for c in reg.claims if c.id == "controls/not-applicable")
+    cache = Cache(tmp_path / "cache")
+    stats = []
+    for _ in range(2):
+        runner = Runner(reg, cache=cache)
+        verdicts = runner.run([claim], ("cpu",))
+        runner.close()
+        stats.append((runner.stats.ran, runner.stats.cached))
+        assert verdicts[0].status is Status.NOT_RUN  # type: ignore[attr-defined]
+        assert verdicts[0].reason == "this case needs two GPUs"  # type: ignore[attr-defined]
+    assert stats == [(1, 0), (0, 1)]

@@ -18,14 +18,25 @@ The directive emits a neutral :class:`measured_chart_node`. :class:`MeasuredChar
 (every builder but gettext) turns it into a caption and a data table; the HTML-only
 :class:`MeasuredChartHtmlTransform` adds the bar chart as inline SVG whose text stays text, so
 the reader's browser draws Japanese and Korean labels with its own fonts.
+
+Drawing a chart costs far more than the rest of its page (matplotlib's import and layout), so
+each SVG is drawn once for its inputs (bars, labels, unit word) and kept: in memory for the
+rest of the process, and on disk beside the probe cache (``<cache>/charts/``) for the other
+languages' builds and later builds. A figure whose labels are the same in two languages is
+drawn once; the key includes this module's source and matplotlib's version, so a change to
+either draws afresh.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import logging
+import os
 import re
 import warnings
+from pathlib import Path
 from typing import Any, ClassVar
 
 from docutils import nodes
@@ -34,6 +45,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective
 
+from checker.cache import Cache
 from checker.sphinx import formatting
 from checker.sphinx.measured import parse_reference
 from checker.sphinx.results import mark_dynamic, results_for, shows_results
@@ -153,7 +165,50 @@ class MeasuredChartHtmlTransform(SphinxPostTransform):
             bars: list[tuple[str, float]] = node.get("bars", [])
             if bars:
                 mib = text(self.config.language or "en", "unit-mib")
-                node.insert(1, nodes.raw("", bar_chart_svg(bars, mib), format="html"))
+                svg = chart_svg(bars, mib, _chart_dir(results_for(self.env).confdir))
+                node.insert(1, nodes.raw("", svg, format="html"))
+
+
+_DRAWN: dict[str, str] = {}
+
+
+def _chart_dir(root: Path) -> Path | None:
+    cache = Cache.default(root)
+    return cache.root / "charts" if cache is not None else None
+
+
+def chart_key(bars: list[tuple[str, float]], mib: str) -> str:
+    """What the SVG depends on: its inputs, this module's code and matplotlib's version."""
+    from matplotlib import __version__ as matplotlib_version
+
+    raw = json.dumps([bars, mib, matplotlib_version, _SOURCE_HASH], ensure_ascii=False)
+    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+def chart_svg(bars: list[tuple[str, float]], mib: str, directory: Path | None) -> str:
+    """:func:`bar_chart_svg`, drawn once per inputs (memory, then ``directory``)."""
+    key = chart_key(bars, mib)
+    if key in _DRAWN:
+        return _DRAWN[key]
+    path = directory / f"{key}.svg" if directory is not None else None
+    svg = None
+    if path is not None:
+        try:
+            svg = path.read_text(encoding="utf-8")
+        except OSError:
+            svg = None  # not drawn yet (or unreadable): draw it
+    if svg is None:
+        svg = bar_chart_svg(bars, mib)
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(svg, encoding="utf-8")
+                tmp.replace(path)  # atomic: builds side by side never read half a file
+            except OSError:
+                pass  # a read-only cache only costs the next build a drawing
+    _DRAWN[key] = svg
+    return svg
 
 
 def bar_chart_svg(bars: list[tuple[str, float]], mib: str = "MiB") -> str:
@@ -206,3 +261,6 @@ class _quiet_matplotlib:
 
     def __exit__(self, *exc: object) -> None:
         self._logger.setLevel(self._level)
+
+
+_SOURCE_HASH = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()

@@ -24,6 +24,8 @@ contradicts the page or breaks::
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any, ClassVar
 
 from docutils import nodes
@@ -37,7 +39,7 @@ from checker.claim import Expect
 from checker.links import anchor
 from checker.sphinx import formatting
 from checker.sphinx.messages import translate_text
-from checker.sphinx.results import dynamic_pages, results_for
+from checker.sphinx.results import Results, dynamic_pages, results_for
 from checker.sphinx.tables import table
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
@@ -175,7 +177,16 @@ def merge_claim_sites(
 def outdate_pages_with_verdicts(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
-    """Re-read every page showing verdicts: measurements may change without the page."""
+    """Re-read every page showing verdicts when the measurements changed without the page.
+
+    The results are summed up in a fingerprint kept in the environment; when this build's is
+    the same as the last one's, the pages Sphinx found changed (an edited page or catalog)
+    are all that is re-read."""
+    fingerprint = results_fingerprint(results_for(env))
+    previous = getattr(env, "checker_results_fingerprint", None)
+    env.checker_results_fingerprint = fingerprint  # type: ignore[attr-defined]
+    if previous == fingerprint:
+        return []
     pages = {
         d
         for name in ("checker_claim_sites", "checker_refs")
@@ -396,3 +407,19 @@ def _evidence_block(verdicts: list[Verdict], lang: str) -> nodes.container | Non
         probe += nodes.Text(f" ({evidence.probe_hash})")
         block += probe
     return block if len(block) else None
+
+
+def results_fingerprint(results: Results) -> str:
+    """A digest of everything a page can show from the results: each verdict and its
+    evidence, the outcomes across releases, and the day of the build."""
+    verdicts = [
+        [claim_id, device, v.outcome.value, v.reason, v.stale]
+        + ([] if v.evidence is None else [v.evidence.origin, v.evidence.to_dict()])
+        for (claim_id, device), v in sorted(results.verdicts.items())
+    ]
+    raw = json.dumps(
+        [verdicts, repr(results.versions), results.built_at, results.devices, results.loaded],
+        sort_keys=True,
+        default=str,
+    )
+    return hashlib.sha256(raw.encode()).hexdigest()

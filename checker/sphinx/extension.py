@@ -11,11 +11,13 @@ from checker.sphinx.charts import setup_charts
 from checker.sphinx.claims import setup_claims
 from checker.sphinx.claims_index import setup_claims_index
 from checker.sphinx.config import setup_config
+from checker.sphinx.fast_i18n import setup_fast_i18n
 from checker.sphinx.glossary import setup_glossary
 from checker.sphinx.languages import setup_languages
 from checker.sphinx.measured import setup_measured
 from checker.sphinx.results import setup_results
 from checker.sphinx.safety import setup_safety
+from checker.sphinx.search_ja import setup_search_ja
 from checker.sphinx.site_text import setup_site_text
 from checker.sphinx.translatable import setup_translatable
 
@@ -35,4 +37,6 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     setup_safety(app)
     setup_glossary(app)
     setup_site_text(app)
+    setup_fast_i18n(app)
+    setup_search_ja(app)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -22,6 +22,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from checker.i18n.glossary import GlossaryError, Term, load_glossary
+from checker.sphinx.results import results_for
 from checker.sphinx.tables import Cell, table
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 
@@ -42,7 +43,7 @@ class GlossaryDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         relative = self.options.get("path", "locales/glossary.toml")
-        path = Path(self.env.app.confdir, relative).resolve()
+        path = Path(results_for(self.env).confdir, relative).resolve()
         self.env.note_dependency(str(path))
         try:
             glossary = load_glossary(path)

@@ -98,15 +98,21 @@ class MeasuredValueTransform(SphinxPostTransform):
             abbr = nodes.abbreviation("", "", explanation=explanation, classes=["checker-measured"])
             abbr += inner
             node.replace_self(abbr)
-            used[(evidence.device, evidence.origin)] = evidence
+            used[_context_key(evidence)] = evidence
         for claim in self.document.findall(claim_node):
             for device in results.devices:
                 verdict = results.verdict(claim["claim_id"], device)
                 if verdict is not None and verdict.evidence is not None:
                     ev = verdict.evidence
-                    used.setdefault((ev.device, ev.origin), ev)
+                    used.setdefault(_context_key(ev), ev)
         if used:
             self.document += _context_note(used, lang)
+
+
+def _context_key(evidence: Evidence) -> tuple[str, str]:
+    """Evidence measured on this machine is one entry whether this build ran its probe
+    ("live") or found the result in the cache ("cache"): the page reads the same either way."""
+    return (evidence.device, "recorded" if evidence.origin == "recorded" else "here")
 
 
 def _context_note(used: dict[tuple[str, str], Evidence], lang: str) -> nodes.paragraph:

@@ -8,11 +8,18 @@ absent from the build machine are shown from recorded evidence.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: builds side by side may each run the probes
+    fcntl = None  # type: ignore[assignment]
 
 from checker import record, registry, versions
 from checker.cache import Cache
@@ -36,6 +43,10 @@ class Results:
     verdicts: dict[tuple[str, str], Verdict] = field(default_factory=dict)
     #: The builder of this build; post-transforms skip text-only builders such as gettext.
     builder: str = ""
+    #: The configuration directory (the project root): where the glossary, evidence and
+    #: caches are found. Transforms read it here rather than through ``.app``, which
+    #: Sphinx 11 removes from transforms and the build environment.
+    confdir: Path = field(default_factory=Path)
     devices: tuple[str, ...] = ()
     #: Outcomes across torch releases (``versions.json`` beside the recorded evidence).
     versions: versions.Versions | None = None
@@ -121,19 +132,39 @@ def compute_results(app: Sphinx) -> None:
         loaded=loaded is not None,
         devices=tuple(config.devices),
         builder=app.builder.name,
+        confdir=Path(app.confdir),
     )
     _RESULTS[id(app.env)] = results
     if loaded is None or app.builder.name in _TEXT_ONLY_BUILDERS:
         return
     root = Path(app.confdir)
     results.versions = _versions(root, config)
-    runner = Runner(loaded, cache=Cache.default(root), recorded=_recorded(root, config))
+    cache = Cache.default(root)
+    runner = Runner(loaded, cache=cache, recorded=_recorded(root, config))
     devices: list[Device] = [d for d in ("cpu", "cuda") if d in config.devices]
     try:
-        for verdict in runner.run(loaded.claims, devices):
-            results.verdicts[(verdict.claim.id, verdict.device)] = verdict
+        with _probes_lock(cache):
+            for verdict in runner.run(loaded.claims, devices):
+                results.verdicts[(verdict.claim.id, verdict.device)] = verdict
     finally:
         runner.close()
+
+
+@contextmanager
+def _probes_lock(cache: Cache | None) -> Iterator[None]:
+    """One build at a time runs probes: language builds started side by side (``nox``) wait
+    here while the first fills the cache, then read every result from it, so each probe runs
+    once, not once per language (and no two probes compete for the CPU while measuring)."""
+    if cache is None or fcntl is None:
+        yield
+        return
+    cache.root.mkdir(parents=True, exist_ok=True)
+    with open(cache.root / "probes.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def forget_results(app: Sphinx, exception: BaseException | None) -> None:

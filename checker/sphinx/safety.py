@@ -29,6 +29,7 @@ from checker.i18n.catalog import MAX_MESSAGE_CHARS, Entry, read_catalog
 from checker.i18n.checks import security
 from checker.i18n.markup import host
 from checker.i18n.message import Message
+from checker.sphinx.results import results_for
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 
 #: The attribute holding the hosts a translatable node's English links to.
@@ -61,7 +62,7 @@ class RefuseUnsafeTranslations(SphinxTransform):
 
     def apply(self, **kwargs: Any) -> None:
         lang = self.config.language
-        if not lang or lang == "en" or self.app.builder.name == "gettext":
+        if not lang or lang == "en" or results_for(self.env).builder == "gettext":
             return
         for node, _msg in extract_messages(self.document):
             node[_HOSTS] = sorted(_hosts(node))

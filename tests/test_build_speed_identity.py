@@ -1,0 +1,151 @@
+"""The faster translated builds (checker.sphinx.fast_i18n and, for Japanese,
+checker.sphinx.search_ja) change no byte of the site.
+
+The real docs are built in Japanese and Korean twice, with them and with Sphinx's own
+(``-D checker_fast_i18n=0`` turns both off), each build in its own process; every HTML page
+and the search index must be identical. Nothing is stripped: the pages hold no build time
+(dates are days, and all four builds share the probe cache, which the first build fills when
+it is cold).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT
+
+LANGS = ("ja", "ko")
+
+
+def _build(lang: str, fast: bool, out: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "html",
+            "-c",
+            str(ROOT),
+            "-D",
+            f"language={lang}",
+            "-D",
+            f"checker_fast_i18n={int(fast)}",
+            "-d",
+            str(out / "doctrees"),
+            "-q",
+            str(ROOT / "docs"),
+            str(out / "html"),
+        ],
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, bool], Path]:
+    root = tmp_path_factory.mktemp("identity")
+    outs = {
+        (lang, fast): root / f"{lang}-{'fast' if fast else 'sphinx'}"
+        for lang in LANGS
+        for fast in (True, False)
+    }
+    # The first build fills the probe cache if it is cold, so that no two builds measure.
+    first = ("ja", False)
+    assert _build(*first, outs[first]).wait() == 0
+    rest = [(key, _build(*key, out)) for key, out in outs.items() if key != first]
+    for key, proc in rest:
+        assert proc.wait() == 0, key
+    return {key: out / "html" for key, out in outs.items()}
+
+
+def _pages(html: Path) -> dict[str, bytes]:
+    """Every page, and the search index (checker.sphinx.search_ja splits Japanese words)."""
+    found = [*sorted(html.rglob("*.html")), html / "searchindex.js"]
+    return {p.relative_to(html).as_posix(): p.read_bytes() for p in found}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_translated_page_is_byte_identical_with_the_faster_transform(
+    builds: dict[tuple[str, bool], Path], lang: str
+) -> None:
+    fast, plain = _pages(builds[(lang, True)]), _pages(builds[(lang, False)])
+    docs = sorted(
+        p.relative_to(ROOT / "docs").with_suffix(".html").as_posix()
+        for p in (ROOT / "docs").rglob("*.md")
+        if not any(part.startswith("_") for part in p.relative_to(ROOT / "docs").parts)
+    )
+    assert sorted(plain) == sorted(fast)
+    assert set(docs) | {"searchindex.js"} <= set(plain)
+    different = [page for page in plain if plain[page] != fast[page]]
+    assert different == []
+
+
+def test_the_pages_are_translated(builds: dict[tuple[str, bool], Path]) -> None:
+    """The comparison is between translated pages, not English fallbacks."""
+    assert "検証" in (builds[("ja", True)] / "index.html").read_text(encoding="utf-8")
+    assert "검증" in (builds[("ko", True)] / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_japanese_splitter_splits_every_catalog_text_as_sphinx_does() -> None:
+    """checker.sphinx.search_ja re-writes TinySegmenter's loop: same words for every text."""
+    import polib
+    from sphinx.search.ja import DefaultSplitter
+
+    from checker.sphinx.search_ja import CachingSplitter
+
+    texts = [
+        entry.msgstr
+        for path in sorted((ROOT / "locales" / "ja").rglob("*.po"))
+        for entry in polib.pofile(str(path))
+        if entry.msgstr
+    ]
+    assert len(texts) > 1000
+    sphinx_splitter, ours = DefaultSplitter({}), CachingSplitter({})
+    different = [t for t in texts if ours.split(t) != sphinx_splitter.split(t)]
+    assert different == []
+
+
+def test_an_edited_catalog_re_reads_its_page_only(builds: dict[tuple[str, bool], Path]) -> None:
+    """A rebuild after one page's .po changes reads that page again, and no other: pages
+    with verdicts are re-read only when the probe results changed (they did not)."""
+    catalog = ROOT / "locales" / "ja" / "LC_MESSAGES" / "topics" / "views-and-inplace.po"
+    out = builds[("ja", True)].parent
+    stat = catalog.stat()
+    os.utime(catalog, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+    try:
+        rebuild = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "sphinx",
+                "-b",
+                "html",
+                "-c",
+                str(ROOT),
+                "-D",
+                "language=ja",
+                "-d",
+                str(out / "doctrees"),
+                str(ROOT / "docs"),
+                str(out / "html"),
+            ],
+            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    finally:
+        os.utime(catalog, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    read = [
+        ln.split("]", 1)[1].strip()
+        for ln in rebuild.stdout.splitlines()
+        if ln.startswith("reading sources... [")
+    ]
+    assert read == ["topics/views-and-inplace"]
