@@ -1540,6 +1540,49 @@ def control_torch_amp_not_deprecated(device: Device) -> Observation:
     return _deprecated_rule(current=True)
 
 
+def probe_torch_cpu_amp_deprecated(device: Device) -> Observation:
+    return _cpu_amp_deprecated_rule(current=False)
+
+
+def control_torch_amp_cpu_not_deprecated(device: Device) -> Observation:
+    return _cpu_amp_deprecated_rule(current=True)
+
+
+def _cpu_amp_deprecated_rule(current: bool) -> Observation:
+    import torch
+
+    cpu_amp: Any = torch.cpu.amp
+    amp: Any = torch.amp
+    calls: dict[str, Callable[[], Any]] = (
+        {
+            "amp-current-cpu-autocast": lambda: amp.autocast("cpu"),
+            "amp-current-cpu-gradscaler": lambda: amp.GradScaler("cpu"),
+        }
+        if current
+        else {
+            "amp-deprecated-cpu-autocast": cpu_amp.autocast,
+            "amp-deprecated-cpu-gradscaler": cpu_amp.GradScaler,
+        }
+    )
+    found = {}
+    for key, call in calls.items():
+        _, caught = caught_warnings(call)
+        found[key] = next(
+            (f"{c}: {m}" for c, m in caught if c == "FutureWarning"), "no FutureWarning"
+        )
+    return Observation(
+        holds=all(v.startswith("FutureWarning") and "torch.amp." in v for v in found.values()),
+        rule="holds if "
+        + (
+            "torch.amp.autocast('cpu') and torch.amp.GradScaler('cpu')"
+            if current
+            else "torch.cpu.amp.autocast and torch.cpu.amp.GradScaler"
+        )
+        + " each emit a FutureWarning that names a torch.amp replacement",
+        measurements=tuple(Measurement(key, value, "text") for key, value in found.items()),
+    )
+
+
 def _deprecated_rule(current: bool) -> Observation:
     import torch
 
@@ -2762,6 +2805,27 @@ CLAIMS = (
         ),
         vocabulary=Vocabulary(
             subjects=("torch.cuda.amp",),
+            predicates={
+                "en": ("deprecated",),
+                "ja": ("非推奨", "廃止"),
+                "ko": ("더 이상 사용되지", "폐기", "사용 중단"),
+            },
+        ),
+    ),
+    Claim(
+        id="amp/torch-cpu-amp-deprecated",
+        statement="torch.cpu.amp.autocast and torch.cpu.amp.GradScaler are deprecated: each "
+        "emits a FutureWarning naming its torch.amp replacement.",
+        expect=Expect.HOLDS,
+        probe=probe_torch_cpu_amp_deprecated,
+        control=Control(
+            "torch.amp.autocast('cpu') and torch.amp.GradScaler('cpu')",
+            control_torch_amp_cpu_not_deprecated,
+        ),
+        devices=("cpu",),
+        measures=("amp-deprecated-cpu-autocast", "amp-deprecated-cpu-gradscaler"),
+        vocabulary=Vocabulary(
+            subjects=("torch.cpu.amp",),
             predicates={
                 "en": ("deprecated",),
                 "ja": ("非推奨", "廃止"),
