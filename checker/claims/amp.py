@@ -80,22 +80,24 @@ def control_cpu_autocast_float64_as_accepted(device: Device) -> Observation:
     return _cpu_autocast_dtypes_rule(accepted=("float64", "bfloat16"), refused=("float16",))
 
 
-def _cpu_autocast_dtypes_rule(accepted: tuple[str, ...], refused: tuple[str, ...]) -> Observation:
-    """Which lower-precision dtypes a CPU autocast region takes: the dtype of a matrix product
-    inside ``torch.autocast("cpu", dtype=...)``, and whether opening it warned."""
+def _cpu_autocast_product(name: str) -> tuple[str, bool]:
+    """The dtype of a matrix product inside ``torch.autocast("cpu", dtype=torch.<name>)``,
+    and whether opening the region warned that the dtype is not supported."""
     import torch
 
     a = torch.ones(4, 4)
 
-    def product(name: str) -> str:
+    def product() -> str:
         with torch.autocast("cpu", dtype=getattr(torch, name)):
             return dtype_name((a @ a).dtype)
 
-    found = {}
-    for name in accepted + refused:
-        result, caught = caught_warnings(lambda name=name: product(name))  # type: ignore[misc]
-        warned = any("not supported" in message for _, message in caught)
-        found[name] = (result, warned)
+    result, caught = caught_warnings(product)
+    return result, any("not supported" in message for _, message in caught)
+
+
+def _cpu_autocast_dtypes_rule(accepted: tuple[str, ...], refused: tuple[str, ...]) -> Observation:
+    """Which lower-precision dtypes a CPU autocast region takes."""
+    found = {name: _cpu_autocast_product(name) for name in accepted + refused}
     ok = all(found[n] == (n, False) for n in accepted) and all(
         found[n] == ("float32", True) for n in refused
     )
@@ -128,16 +130,7 @@ def control_cpu_autocast_refuses_float64(device: Device) -> Observation:
 
 
 def _cpu_autocast_refuses_rule(name: str) -> Observation:
-    import torch
-
-    a = torch.ones(4, 4)
-
-    def product() -> str:
-        with torch.autocast("cpu", dtype=getattr(torch, name)):
-            return dtype_name((a @ a).dtype)
-
-    result, caught = caught_warnings(product)
-    warned = any("not supported" in message for _, message in caught)
+    result, warned = _cpu_autocast_product(name)
     return Observation(
         holds=warned and result == "float32",
         rule="holds if torch.autocast('cpu', dtype=torch."
@@ -1548,6 +1541,22 @@ def control_torch_amp_cpu_not_deprecated(device: Device) -> Observation:
     return _cpu_amp_deprecated_rule(current=True)
 
 
+def _future_warnings(calls: dict[str, Callable[[], Any]]) -> dict[str, str]:
+    """Per call, the first FutureWarning it emitted (``"FutureWarning: ..."``), or
+    ``"no FutureWarning"``."""
+    found = {}
+    for key, call in calls.items():
+        _, caught = caught_warnings(call)
+        found[key] = next(
+            (f"{c}: {m}" for c, m in caught if c == "FutureWarning"), "no FutureWarning"
+        )
+    return found
+
+
+def _each_names_torch_amp(found: dict[str, str]) -> bool:
+    return all(v.startswith("FutureWarning") and "torch.amp." in v for v in found.values())
+
+
 def _cpu_amp_deprecated_rule(current: bool) -> Observation:
     import torch
 
@@ -1564,14 +1573,9 @@ def _cpu_amp_deprecated_rule(current: bool) -> Observation:
             "amp-deprecated-cpu-gradscaler": cpu_amp.GradScaler,
         }
     )
-    found = {}
-    for key, call in calls.items():
-        _, caught = caught_warnings(call)
-        found[key] = next(
-            (f"{c}: {m}" for c, m in caught if c == "FutureWarning"), "no FutureWarning"
-        )
+    found = _future_warnings(calls)
     return Observation(
-        holds=all(v.startswith("FutureWarning") and "torch.amp." in v for v in found.values()),
+        holds=_each_names_torch_amp(found),
         rule="holds if "
         + (
             "torch.amp.autocast('cpu') and torch.amp.GradScaler('cpu')"
@@ -1606,14 +1610,9 @@ def _deprecated_rule(current: bool) -> Observation:
             "amp-deprecated-custom-bwd": lambda: cuda_amp.custom_bwd(forward),
         }
     )
-    found = {}
-    for key, call in calls.items():
-        _, caught = caught_warnings(call)
-        found[key] = next(
-            (f"{c}: {m}" for c, m in caught if c == "FutureWarning"), "no FutureWarning"
-        )
+    found = _future_warnings(calls)
     return Observation(
-        holds=all(v.startswith("FutureWarning") and "torch.amp." in v for v in found.values()),
+        holds=_each_names_torch_amp(found),
         rule=f"holds if {'torch.amp' if current else 'torch.cuda.amp'}.autocast, GradScaler, "
         "custom_fwd and custom_bwd each emit a FutureWarning that names a torch.amp "
         "replacement",
