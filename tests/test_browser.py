@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -25,12 +24,9 @@ from typing import Any
 import pytest
 
 from checker.i18n.sources import page_names
+from tests.chromium import headless_chromium, needs_chromium
 from tests.helpers import ROOT
 
-CHROMIUM = (
-    shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-)
-CHROMEDRIVER = shutil.which("chromedriver")
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 LANGS = ("ja", "ko")
 PAGES = page_names(ROOT / "docs")
@@ -41,11 +37,7 @@ PROPER_NAMES = frozenset(
 #: Where each piece of visible text sits; prose is the pages' own translated text.
 CHECKED_REGIONS = ("evidence", "chart", "heading", "generated", "theme")
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="chromium and chromedriver are not installed "
-    "(Debian: apt-get install chromium chromium-driver)",
-)
+pytestmark = needs_chromium
 
 #: Visible text nodes, with the region they belong to, and the words of every code element.
 _READ_PAGE = """
@@ -156,32 +148,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    profile = ROOT / "_build" / "chromium-profile"
-    shutil.rmtree(profile, ignore_errors=True)
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={profile}",
-        "--window-size=1400,1000",
-        "--lang=ja",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
-    try:
+    with headless_chromium(ROOT / "_build" / "chromium-profile", "ja") as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def _identifiers(code_texts: list[str]) -> frozenset[str]:

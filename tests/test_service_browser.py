@@ -8,7 +8,6 @@ artifact, as for tests/test_browser.py). Skipped only where Chromium or its driv
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,20 +15,16 @@ import pytest
 
 from checker import registry
 from checker.service.ui import translations
+from tests.chromium import headless_chromium, needs_chromium
 from tests.helpers import ROOT, sample
 from tests.service_helpers import RunningService, config
-from tests.test_browser import CHROMEDRIVER, CHROMIUM
 
 SCREENSHOTS = ROOT / "_build" / "screenshots" / "service"
 ARTICLE = ROOT / "tests" / "corpus" / "en" / "01-views-basics.md"
 INJECTED = sample("i18n", "injected", "index.po")
 WAIT_S = 60
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="chromium and chromedriver are not installed "
-    "(Debian: apt-get install chromium chromium-driver)",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -40,32 +35,8 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    profile = ROOT / "_build" / "chromium-profile-service"
-    shutil.rmtree(profile, ignore_errors=True)
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={profile}",
-        "--window-size=1400,1000",
-        "--lang=en",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
-    try:
+    with headless_chromium(ROOT / "_build" / "chromium-profile-service", "en") as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def _wait(driver: Any, selector: str) -> Any:
