@@ -13,7 +13,6 @@ runs beyond the step without checkpointing.
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +24,7 @@ from checker.probes.autograd_memory import (
     ffn_model,
     trace_memory,
 )
-from checker.probes.mixed_precision import error_text
+from checker.probes.mixed_precision import caught_warnings, error_text
 from checker.typing import Device
 
 #: The forward operators of a block: Linear -> addmm, GELU -> gelu. Backward runs neither.
@@ -128,10 +127,9 @@ def _ratio(a: int, b: int) -> float:
 
 
 def _warnings_of(call: Callable[[], Any]) -> tuple[Any, list[str]]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = call()
-    return result, [str(w.message) for w in caught]
+    """``call()``'s result and the messages of the warnings it emitted."""
+    result, caught = caught_warnings(call)
+    return result, [message for _, message in caught]
 
 
 def _first_sentence(message: str) -> str:

@@ -8,12 +8,11 @@ own (``torch.amp.GradScaler("cpu")``), so the probes run on the CPU as well as o
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable
 from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
+from checker.probes.mixed_precision import caught_warnings
 from checker.typing import Device
 
 _SCALER = ("GradScaler", "scaler")
@@ -267,8 +266,8 @@ def _skipped_rule(device: Device, overflow: bool) -> Observation:
     scaler.update()
     scale_after = scaler.get_scale()
     unchanged = _same([p.detach() for p in model.parameters()], before)
-    caught = _warnings_of(schedule.step)
-    scheduler = next((m for m in caught if "lr_scheduler.step()" in m), "")
+    _, caught = caught_warnings(schedule.step)
+    scheduler = next((m for _, m in caught if "lr_scheduler.step()" in m), "")
     prefix = "scaler-skipped" if overflow else "scaler-taken"
     measurements = [
         Measurement(f"{prefix}-scale-after", int(scale_after), "count"),
@@ -326,13 +325,6 @@ def _penalty_rule(device: Device, autograd_grad: bool) -> Observation:
         "still the scale times the true gradient",
         measurements=(Measurement(f"scaler-{name}-ratio-after-unscale", ratio, "ratio"),),
     )
-
-
-def _warnings_of(call: Callable[[], Any]) -> list[str]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        call()
-    return [str(w.message) for w in caught]
 
 
 CLAIMS = (
