@@ -2025,6 +2025,13 @@ _LOW_INPUT: dict[Lang, tuple[str, ...]] = {
     "ko": ("인 상태에서", "이미 bfloat16", "이미 float16"),
 }
 
+#: "is deprecated", for the claims about the torch.cuda.amp and torch.cpu.amp spellings.
+_DEPRECATED: dict[Lang, tuple[str, ...]] = {
+    "en": ("deprecated",),
+    "ja": ("非推奨", "廃止"),
+    "ko": ("더 이상 사용되지", "폐기", "사용 중단"),
+}
+
 CLAIMS = (
     Claim(
         id="amp/default-dtype-per-device",
@@ -2804,11 +2811,7 @@ CLAIMS = (
         ),
         vocabulary=Vocabulary(
             subjects=("torch.cuda.amp",),
-            predicates={
-                "en": ("deprecated",),
-                "ja": ("非推奨", "廃止"),
-                "ko": ("더 이상 사용되지", "폐기", "사용 중단"),
-            },
+            predicates=_DEPRECATED,
         ),
     ),
     Claim(
@@ -2825,11 +2828,7 @@ CLAIMS = (
         measures=("amp-deprecated-cpu-autocast", "amp-deprecated-cpu-gradscaler"),
         vocabulary=Vocabulary(
             subjects=("torch.cpu.amp",),
-            predicates={
-                "en": ("deprecated",),
-                "ja": ("非推奨", "廃止"),
-                "ko": ("더 이상 사용되지", "폐기", "사용 중단"),
-            },
+            predicates=_DEPRECATED,
         ),
     ),
     Claim(
