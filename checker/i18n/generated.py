@@ -114,9 +114,13 @@ def extract(claims: Iterable[Claim], root: Path, recorded: Iterable[Path] = ()) 
 
 
 def _claim_messages(claims: list[Claim], root: Path) -> Iterator[GeneratedMessage]:
+    sources: dict[Path, list[str]] = {}  # each claim module read once
     for claim in claims:
+        path = Path(inspect.getfile(claim.probe))
+        if path not in sources:
+            sources[path] = _lines(path)
         for english, what in _claim_texts(claim):
-            where = _written_at(claim, english, root)
+            where = _written_at(path, sources[path], english, root)
             yield GeneratedMessage(english, None, (where,), f"{what} of {claim.id}")
 
 
@@ -128,15 +132,17 @@ def _claim_texts(claim: Claim) -> list[tuple[str, str]]:
     return [(claim.no_control, "reason for no control")] if claim.no_control else []
 
 
-def _written_at(claim: Claim, english: str, root: Path) -> str:
-    """``path:line`` of the first source line of the claim's module holding the text's
-    start (a label may be split over lines); the module alone when none does."""
-    path = Path(inspect.getfile(claim.probe))
-    start = english[:24]
+def _lines(path: Path) -> list[str]:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        return path.read_text(encoding="utf-8").splitlines()
     except OSError:
-        lines = []
+        return []
+
+
+def _written_at(path: Path, lines: list[str], english: str, root: Path) -> str:
+    """``path:line`` of the first of the module's ``lines`` holding the text's start (a
+    label may be split over lines); the module alone when none does."""
+    start = english[:24]
     for number, line in enumerate(lines, start=1):
         if start in line:
             return f"{_relative(path, root)}:{number}"
