@@ -1,13 +1,23 @@
-"""Catalog presence and syntax, checked before a translated build reads its pages.
+"""Catalog presence and syntax, checked before a translated build reads its pages, and
+catalog edits noticed by content.
 
 Sphinx silently falls back to English when a page's catalog is missing and reports a broken
 catalog in terms of its compiled ``.mo`` file. A translated build here warns (and fails under
 ``-W``) naming the ``.po`` file and line, so one language's broken catalog fails that
 language's build with a clear message.
+
+Sphinx re-reads a page when the ``.mo`` compiled from its catalog is newer than the page's
+last reading, comparing a file's modification time with the building process's clock. Where
+the file system keeps another clock (a share mounted from a host or a virtual machine), an
+edited catalog can look older than the page, and the edit would not show.
+:func:`outdate_pages_with_edited_catalogs` compares a digest of each ``.po`` file with the
+one recorded when its page was last read, and compiles the edited catalog again, so an edit
+is seen whatever the clocks say.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 from pathlib import Path
 
@@ -15,6 +25,7 @@ import polib
 from babel.messages.pofile import PoFileError, read_po
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.util.i18n import CatalogInfo
 
 from checker.i18n.catalog import parse_catalog
 from checker.i18n.findings import Check
@@ -22,18 +33,79 @@ from checker.sphinx.warnings_ import CheckerWarnings, warn
 
 
 def setup_catalogs(app: Sphinx) -> None:
+    app.connect("env-get-outdated", outdate_pages_with_edited_catalogs)
     app.connect("env-before-read-docs", check_catalogs)
+    app.connect("env-before-read-docs", record_catalog_digests)
 
 
 def catalog_path(locale_dir: Path, lang: str, docname: str) -> Path:
     return locale_dir / lang / "LC_MESSAGES" / f"{docname}.po"
 
 
+def _translated(app: Sphinx) -> bool:
+    return (app.config.language or "en") != "en" and app.builder.name != "gettext"
+
+
+def _locale_dirs(app: Sphinx) -> list[Path]:
+    return [Path(app.srcdir, d).resolve() for d in app.config.locale_dirs]
+
+
+def _catalog(app: Sphinx, docname: str) -> Path | None:
+    """The page's catalog: the first locale folder that has one."""
+    paths = (catalog_path(d, app.config.language, docname) for d in _locale_dirs(app))
+    return next((p for p in paths if p.is_file()), None)
+
+
+def catalog_digest(app: Sphinx, docname: str) -> str | None:
+    """SHA-256 of the page's catalog, ``None`` where it has none."""
+    path = _catalog(app, docname)
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest() if path else None
+    except OSError:
+        return None
+
+
+def _digests(env: BuildEnvironment) -> dict[str, str | None]:
+    if not hasattr(env, "checker_catalog_digests"):
+        env.checker_catalog_digests = {}  # type: ignore[attr-defined]
+    digests: dict[str, str | None] = env.checker_catalog_digests  # type: ignore[attr-defined]
+    return digests
+
+
+def outdate_pages_with_edited_catalogs(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Pages read before whose catalog's content changed since (see the module's text)."""
+    if not _translated(app):
+        return []
+    recorded = _digests(env)
+    edited = sorted(
+        d
+        for d in env.found_docs - added - changed - removed
+        if d in recorded and recorded[d] != catalog_digest(app, d)
+    )
+    for docname in edited:  # Sphinx compiled it only if the clocks said it was newer
+        path = _catalog(app, docname)
+        if path is not None:
+            info = CatalogInfo(path.parent, path.stem, app.config.source_encoding)
+            info.write_mo(app.config.language, app.config.gettext_allow_fuzzy_translations)
+    return edited
+
+
+def record_catalog_digests(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """The catalog each page about to be read is translated from."""
+    if _translated(app):
+        recorded = _digests(env)
+        for gone in set(recorded) - env.found_docs:
+            del recorded[gone]
+        recorded.update({d: catalog_digest(app, d) for d in docnames})
+
+
 def check_catalogs(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    lang = app.config.language or "en"
-    if lang == "en" or app.builder.name == "gettext":
+    if not _translated(app):
         return
-    locale_dirs = [Path(app.srcdir, d).resolve() for d in app.config.locale_dirs]
+    lang = app.config.language
+    locale_dirs = _locale_dirs(app)
     for docname in sorted(env.found_docs):
         paths = [catalog_path(d, lang, docname) for d in locale_dirs]
         existing = [p for p in paths if p.is_file()]
