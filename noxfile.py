@@ -111,9 +111,10 @@ def _env() -> dict[str, str]:
 def docs(session: nox.Session) -> None:
     """Build the HTML site in every language (-W --keep-going). Args: [LANG ...] [SPHINX ARGS].
 
-    The languages build side by side, one process each; the first to start runs the probes
-    and the others wait for it and read the results from the probe cache (see
-    checker.sphinx.results). Each language keeps its own log, warnings file and summary.
+    The languages build side by side, from one process that imports Sphinx and the extension
+    once and forks a build per language (checker.sphinx.side_by_side); the first to start
+    runs the probes and the others wait for it and read the results from the probe cache
+    (see checker.sphinx.results). Each language keeps its own log, warnings file and summary.
     """
     python = shared_python(session)
     langs = [a for a in session.posargs if a in LANGS] or list(LANGS)
@@ -121,28 +122,49 @@ def docs(session: nox.Session) -> None:
     SUMMARY.mkdir(parents=True, exist_ok=True)
     for stale in SUMMARY.glob("docs-*.json"):
         stale.unlink()
-    started = [(lang, start_language(session, python, lang, extra)) for lang in langs]
-    failed = [lang for lang, build in started if not finish_language(session, lang, build)]
+    for lang in langs:
+        session.log(f"building {lang} into {(BUILD / 'html' / lang).relative_to(ROOT)}")
+    launched = subprocess.run(
+        [
+            python,
+            "-m",
+            "checker.sphinx.side_by_side",
+            "--log",
+            str(SUMMARY / "build-{lang}.log"),
+            *langs,
+            "--",
+            *sphinx_arguments("{lang}", extra),
+        ],
+        env={**os.environ, **_env()},
+        stdout=subprocess.PIPE,
+        check=False,
+    )
+    try:
+        codes: dict[str, int] = json.loads(launched.stdout.decode().strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        session.error(f"the side-by-side build printed no statuses (exit {launched.returncode})")
+    failed = [lang for lang in langs if not finish_language(session, lang, codes.get(lang, 1))]
     if failed:
         session.error(f"the build failed for: {', '.join(failed)} (other languages built)")
 
 
 def build_language(session: nox.Session, python: str, lang: str, extra: list[str]) -> bool:
     """Build one language into _build/html/LANG; record pages and warnings for the summary."""
-    return finish_language(session, lang, start_language(session, python, lang, extra))
+    session.log(f"building {lang} into {(BUILD / 'html' / lang).relative_to(ROOT)}")
+    with (SUMMARY / f"build-{lang}.log").open("wb") as log:
+        code = subprocess.run(
+            [python, "-m", "sphinx", *sphinx_arguments(lang, extra)],
+            env={**os.environ, **_env()},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            check=False,
+        ).returncode
+    return finish_language(session, lang, code)
 
 
-def start_language(
-    session: nox.Session, python: str, lang: str, extra: list[str]
-) -> subprocess.Popen[bytes]:
-    """Start building one language into _build/html/LANG (output in _build/summary/)."""
-    out = BUILD / "html" / lang
-    session.log(f"building {lang} into {out.relative_to(ROOT)}")
-    log = (SUMMARY / f"build-{lang}.log").open("wb")
-    command = [
-        python,
-        "-m",
-        "sphinx",
+def sphinx_arguments(lang: str, extra: list[str]) -> list[str]:
+    """sphinx-build's arguments for one language (``lang`` may be the ``{lang}`` field)."""
+    return [
         "-b",
         "html",
         "-c",
@@ -158,17 +180,12 @@ def start_language(
         str(SUMMARY / f"warnings-{lang}.txt"),
         *extra,
         str(ROOT / "docs"),
-        str(out),
+        str(BUILD / "html" / lang),
     ]
-    with log:
-        return subprocess.Popen(
-            command, env={**os.environ, **_env()}, stdout=log, stderr=subprocess.STDOUT
-        )
 
 
-def finish_language(session: nox.Session, lang: str, build: subprocess.Popen[bytes]) -> bool:
-    """Wait for one language's build; print its output; write _build/summary/docs-LANG.json."""
-    code = build.wait()
+def finish_language(session: nox.Session, lang: str, code: int) -> bool:
+    """Report one finished build: print its output; write _build/summary/docs-LANG.json."""
     out = BUILD / "html" / lang
     output = (SUMMARY / f"build-{lang}.log").read_text(encoding="utf-8", errors="replace")
     if output.strip():

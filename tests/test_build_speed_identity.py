@@ -1,11 +1,13 @@
-"""The faster translated builds (checker.sphinx.fast_i18n and, for Japanese,
-checker.sphinx.search_ja) change no byte of the site.
+"""The faster translated builds (checker.sphinx.fast_i18n, for Japanese
+checker.sphinx.search_ja, and the text store they keep between builds,
+checker.sphinx.text_store) change no byte of the site.
 
-The real docs are built in Japanese and Korean twice, with them and with Sphinx's own
-(``-D checker_fast_i18n=0`` turns both off), each build in its own process; every HTML page
-and the search index must be identical. Nothing is stripped: the pages hold no build time
-(dates are days, and all four builds share the probe cache, which the first build fills when
-it is cold).
+The real docs are built in Japanese and Korean three times, each build in its own process:
+with Sphinx's own transform and no text store (``-D checker_fast_i18n=0``,
+``CHECKER_TEXT_STORE=off``: the reference), then with ours and an empty store ("cold"), then
+with ours and the store the cold build filled ("warm"); every HTML page and the search index
+must be identical to the reference. Nothing is stripped: the pages hold no build time (dates
+are days, and all builds share the probe cache, which the first build fills when it is cold).
 """
 
 from __future__ import annotations
@@ -23,7 +25,13 @@ from tests.helpers import ROOT
 LANGS = ("ja", "ko")
 
 
-def _build(lang: str, fast: bool, out: Path) -> subprocess.Popen[bytes]:
+#: The ways each language is built: Sphinx's own, then ours with an empty store, then with
+#: the store filled.
+VARIANTS = ("sphinx", "cold", "warm")
+
+
+def _build(lang: str, variant: str, out: Path, store: Path) -> subprocess.Popen[bytes]:
+    fast = variant != "sphinx"
     return subprocess.Popen(
         [
             sys.executable,
@@ -43,26 +51,39 @@ def _build(lang: str, fast: bool, out: Path) -> subprocess.Popen[bytes]:
             str(ROOT / "docs"),
             str(out / "html"),
         ],
-        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"},
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "CHECKER_TEXT_STORE": str(store) if fast else "off",
+        },
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, bool], Path]:
+def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path]:
     root = tmp_path_factory.mktemp("identity")
-    outs = {
-        (lang, fast): root / f"{lang}-{'fast' if fast else 'sphinx'}"
-        for lang in LANGS
-        for fast in (True, False)
-    }
+    store = root / "store"
+    outs = {(lang, v): root / f"{lang}-{v}" for lang in LANGS for v in VARIANTS}
     # The first build fills the probe cache if it is cold, so that no two builds measure.
-    first = ("ja", False)
-    assert _build(*first, outs[first]).wait() == 0
-    rest = [(key, _build(*key, out)) for key, out in outs.items() if key != first]
-    for key, proc in rest:
-        assert proc.wait() == 0, key
+    first = ("ja", "sphinx")
+    assert _build(*first, outs[first], store).wait() == 0
+    for variant in VARIANTS:  # the warm builds start once the cold ones filled the store
+        started = [
+            (key, _build(*key, out, store))
+            for key, out in outs.items()
+            if key[1] == variant and key != first
+        ]
+        for key, proc in started:
+            assert proc.wait() == 0, key
+    assert sorted(p.name for p in store.iterdir()) == [
+        f"{kind}-{lang}.pickle"
+        for kind in ("catalog-entries", "readable-catalogs", "safe-messages", "search-words")
+        for lang in LANGS
+        if kind != "search-words" or lang == "ja"
+    ] + [f"translated-messages-{lang}.pickle" for lang in LANGS]
     return {key: out / "html" for key, out in outs.items()}
 
 
@@ -72,11 +93,12 @@ def _pages(html: Path) -> dict[str, bytes]:
     return {p.relative_to(html).as_posix(): p.read_bytes() for p in found}
 
 
+@pytest.mark.parametrize("variant", ["cold", "warm"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_translated_page_is_byte_identical_with_the_faster_transform(
-    builds: dict[tuple[str, bool], Path], lang: str
+    builds: dict[tuple[str, str], Path], lang: str, variant: str
 ) -> None:
-    fast, plain = _pages(builds[(lang, True)]), _pages(builds[(lang, False)])
+    fast, plain = _pages(builds[(lang, variant)]), _pages(builds[(lang, "sphinx")])
     docs = sorted(
         p.relative_to(ROOT / "docs").with_suffix(".html").as_posix()
         for p in (ROOT / "docs").rglob("*.md")
@@ -88,10 +110,10 @@ def test_every_translated_page_is_byte_identical_with_the_faster_transform(
     assert different == []
 
 
-def test_the_pages_are_translated(builds: dict[tuple[str, bool], Path]) -> None:
+def test_the_pages_are_translated(builds: dict[tuple[str, str], Path]) -> None:
     """The comparison is between translated pages, not English fallbacks."""
-    assert "検証" in (builds[("ja", True)] / "index.html").read_text(encoding="utf-8")
-    assert "검증" in (builds[("ko", True)] / "index.html").read_text(encoding="utf-8")
+    assert "検証" in (builds[("ja", "warm")] / "index.html").read_text(encoding="utf-8")
+    assert "검증" in (builds[("ko", "warm")] / "index.html").read_text(encoding="utf-8")
 
 
 def test_the_japanese_splitter_splits_every_catalog_text_as_sphinx_does() -> None:
@@ -115,7 +137,7 @@ def test_the_japanese_splitter_splits_every_catalog_text_as_sphinx_does() -> Non
 
 @pytest.mark.parametrize("clocks", ["agree", "disagree"])
 def test_an_edited_catalog_re_reads_its_page_only(
-    builds: dict[tuple[str, bool], Path], clocks: str
+    builds: dict[tuple[str, str], Path], clocks: str
 ) -> None:
     """A rebuild after one page's .po is edited reads that page again, and no other, and
     shows the edit: pages with verdicts are re-read only when the probe results changed (they
@@ -125,7 +147,7 @@ def test_an_edited_catalog_re_reads_its_page_only(
     (checker.sphinx.catalogs)."""
     catalog = ROOT / "locales" / "ja" / "LC_MESSAGES" / "topics" / "views-and-inplace.po"
     compiled = catalog.with_suffix(".mo")
-    out = builds[("ja", True)].parent
+    out = builds[("ja", "warm")].parent
     original = catalog.read_bytes()
     heading = 'msgstr "ビュー、コピー、インプレース演算"'.encode()
     assert original.count(heading) == 1
@@ -155,7 +177,12 @@ def test_an_edited_catalog_re_reads_its_page_only(
                 str(ROOT / "docs"),
                 str(out / "html"),
             ],
-            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"},
+            env={
+                **os.environ,
+                "PYTHONPATH": str(ROOT),
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "CHECKER_TEXT_STORE": str(out.parent / "store"),
+            },
             capture_output=True,
             text=True,
             check=True,

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+import sys
 from pathlib import Path
 
+import babel
 import polib
 from babel.messages.pofile import PoFileError, read_po
 from sphinx.application import Sphinx
@@ -29,6 +31,7 @@ from sphinx.util.i18n import CatalogInfo
 
 from checker.i18n.catalog import parse_catalog
 from checker.i18n.findings import Check
+from checker.sphinx.text_store import code_digest, text_store
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 
 
@@ -117,9 +120,27 @@ def check_catalogs(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
                 (docname, 1),
             )
             continue
-        problem = catalog_problem(existing[0])
+        problem = _known_readable(app, existing[0])
         if problem:
             warn(CheckerWarnings.CATALOG, problem)
+
+
+def _known_readable(app: Sphinx, path: Path) -> str | None:
+    """:func:`catalog_problem`, remembered for a catalog found readable (by its content, in
+    the text store: three parsers read each catalog); a problem is found again every build."""
+    try:
+        key = (str(path), hashlib.sha256(path.read_bytes()).hexdigest())
+    except OSError:
+        return catalog_problem(path)
+    code = code_digest(sys.modules[__name__], sys.modules[parse_catalog.__module__])
+    version = f"{babel.__version__}:{polib.__version__}:{code}"  # type: ignore[attr-defined]
+    store = text_store(Path(app.confdir), app.config.language, "readable-catalogs", version)
+    if store.get(key):
+        return None
+    problem = catalog_problem(path)
+    if problem is None:
+        store.put(key, True)
+    return problem
 
 
 def catalog_problem(path: Path) -> str | None:  # noqa: PLR0911  one problem per return

@@ -30,6 +30,7 @@ either draws afresh.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import io
 import json
 import logging
@@ -179,8 +180,8 @@ def _chart_dir(root: Path) -> Path | None:
 
 def chart_key(bars: list[tuple[str, float]], mib: str) -> str:
     """What the SVG depends on: its inputs, this module's code and matplotlib's version."""
-    from matplotlib import __version__ as matplotlib_version
-
+    # the installed version, read without importing matplotlib (most builds draw nothing)
+    matplotlib_version = importlib.metadata.version("matplotlib")
     raw = json.dumps([bars, mib, matplotlib_version, _SOURCE_HASH], ensure_ascii=False)
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
 

@@ -19,6 +19,7 @@ from checker.sphinx.results import setup_results
 from checker.sphinx.safety import setup_safety
 from checker.sphinx.search_ja import setup_search_ja
 from checker.sphinx.site_text import setup_site_text
+from checker.sphinx.text_store import setup_text_store
 from checker.sphinx.translatable import setup_translatable
 
 VERSION = "0.1.0"
@@ -39,4 +40,5 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     setup_site_text(app)
     setup_fast_i18n(app)
     setup_search_ja(app)
+    setup_text_store(app)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -104,8 +104,13 @@ def template_pattern(msgid: str) -> tuple[re.Pattern[str], dict[str, str]] | Non
     return re.compile("".join(parts), re.DOTALL), groups
 
 
+@functools.lru_cache(maxsize=16)
+def _own_catalog(lang: str) -> Path:
+    return catalog_path(lang)
+
+
 def _domain(lang: str) -> _Domain:
-    path = catalog_path(lang)
+    path = _own_catalog(lang)  # asked for every word a page shows: only the stat is repeated
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:

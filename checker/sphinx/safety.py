@@ -11,25 +11,36 @@ the string is parsed. Two transforms close this, whatever the checks before the 
 - :class:`RemoveRawMarkup`, after it: every ``raw`` node left (the English sources use none,
   by policy) is replaced by its text, sanitised by nh3 (tags and scripts dropped), and a
   translated paragraph's link to a host its English did not link to is unlinked.
+
+A catalog's entries and the messages found safe are kept between builds
+(:mod:`checker.sphinx.text_store`), under a version naming the code of the rules; a refused
+message is checked again on every build, so its warnings always show.
 """
 
 from __future__ import annotations
 
+import hashlib
+import sys
 from pathlib import Path
 from typing import Any
 
+import markdown_it
 import nh3
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.transforms import SphinxTransform
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 
+from checker.i18n import catalog as catalog_module
+from checker.i18n import markup, message
 from checker.i18n.catalog import MAX_MESSAGE_CHARS, Entry, read_catalog
 from checker.i18n.checks import security
 from checker.i18n.markup import host
 from checker.i18n.message import Message
 from checker.sphinx.results import results_for
+from checker.sphinx.text_store import TextStore, code_digest, text_store
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 
 #: The attribute holding the hosts a translatable node's English links to.
@@ -41,16 +52,22 @@ def setup_safety(app: Sphinx) -> None:
     app.add_transform(RemoveRawMarkup)
 
 
-_catalogs: dict[tuple[Path, int], dict[str, Entry]] = {}
+def _store(env: BuildEnvironment, kind: str, *modules: Any) -> TextStore:
+    version = f"{markdown_it.__version__}:{code_digest(*modules)}"
+    return text_store(results_for(env).confdir, env.config.language, kind, version)
 
 
-def _entries(path: Path) -> dict[str, Entry]:
-    """The entries of a catalog by msgid, read once per version of the file."""
-    key = (path, path.stat().st_mtime_ns)
-    if key not in _catalogs:
+def _entries(env: BuildEnvironment, path: Path) -> dict[str, Entry]:
+    """The entries of a catalog by msgid, read once per content of the file."""
+    raw = path.read_bytes()
+    key = (str(path), hashlib.sha256(raw).hexdigest())
+    store = _store(env, "catalog-entries", catalog_module)
+    entries = store.get(key)
+    if entries is None:
         catalog = read_catalog(path)
-        _catalogs[key] = {e.msgid: e for e in catalog.active if e.msgctxt is None}
-    return _catalogs[key]
+        entries = {e.msgid: e for e in catalog.active if e.msgctxt is None}
+        store.put(key, entries)
+    return entries  # type: ignore[no-any-return]
 
 
 class RefuseUnsafeTranslations(SphinxTransform):
@@ -64,15 +81,13 @@ class RefuseUnsafeTranslations(SphinxTransform):
         lang = self.config.language
         if not lang or lang == "en" or results_for(self.env).builder == "gettext":
             return
-        for node, _msg in extract_messages(self.document):
-            node[_HOSTS] = sorted(_hosts(node))
         path = self._catalog(lang)
-        if path is None:
-            return
-        entries = _entries(path)
+        entries = _entries(self.env, path) if path is not None else {}
+        safe = _store(self.env, "safe-messages", security, markup, message, sys.modules[__name__])
         fuzzy_ok = bool(self.config.gettext_allow_fuzzy_translations)
         docname = self.env.current_document.docname
         for node, msg in extract_messages(self.document):
+            node[_HOSTS] = sorted(_hosts(node))
             entry = entries.get(msg)
             if entry is None or not entry.msgstr.strip() or (entry.fuzzy and not fuzzy_ok):
                 continue
@@ -85,9 +100,11 @@ class RefuseUnsafeTranslations(SphinxTransform):
                     f"{path}:{entry.msgstr_line}",
                 )
                 continue
-            message = Message(str(path), lang, docname, entry, entry.msgstr)
-            problems = list(security.check(message))
+            if safe.get((msg, entry.msgstr)):
+                continue
+            problems = list(security.check(Message(str(path), lang, docname, entry, entry.msgstr)))
             if not problems:
+                safe.put((msg, entry.msgstr), True)
                 continue
             node["translatable"] = False
             for problem in problems:

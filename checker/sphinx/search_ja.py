@@ -7,19 +7,27 @@ terms on many pages) and the split is a pure function of the text, so
 :class:`CachingSplitter` remembers each text's words, and splits a new text with the same
 TinySegmenter model and arithmetic written with local lookups (``dict.get`` instead of a
 method call per feature, each character's type looked up once): the same search index
-(``tests/test_build_speed_identity.py`` compares it byte for byte), computed faster. It is
+(``tests/test_build_speed_identity.py`` compares it byte for byte), computed faster. The
+words of each text are also kept between builds (:mod:`checker.sphinx.text_store`). It is
 used when the build is Japanese and ``html_search_options`` names no splitter of its own.
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+import sphinx
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.search.ja import DefaultSplitter
 
+from checker.sphinx.text_store import TextStore, code_digest, text_store
+
 
 def setup_search_ja(app: Sphinx) -> None:
     app.connect("config-inited", _use_caching_splitter)
+    app.connect("builder-inited", _open_store)
 
 
 def _use_caching_splitter(app: Sphinx, config: Config) -> None:
@@ -31,18 +39,30 @@ def _use_caching_splitter(app: Sphinx, config: Config) -> None:
         config.html_search_options = options
 
 
+#: The words kept between builds, for the splitter Sphinx creates (it passes only options).
+_store: TextStore | None = None
+
+
+def _open_store(app: Sphinx) -> None:
+    global _store  # noqa: PLW0603  one build per process at a time
+    if app.config.language == "ja" and app.config.checker_fast_i18n:
+        version = f"{sphinx.__version__}:{code_digest(sys.modules[__name__])}"
+        _store = text_store(Path(app.confdir), "ja", "search-words", version)
+
+
 class CachingSplitter(DefaultSplitter):
     """TinySegmenter, remembering the words of each text it has split."""
 
     def __init__(self, options: dict[str, str]) -> None:
         super().__init__(options)
-        self._words: dict[str, list[str]] = {}
+        self._store = _store if _store is not None else TextStore(None, "")
         self._types: dict[str, str] = {}
 
     def split(self, input: str) -> list[str]:
-        words = self._words.get(input)
+        words = self._store.get(input)
         if words is None:
-            words = self._words[input] = self._segment(input)
+            words = self._segment(input)
+            self._store.put(input, words)
         return list(words)
 
     def _char_type(self, char: str) -> str:
