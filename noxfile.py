@@ -223,6 +223,9 @@ def doctest(session: nox.Session) -> None:
 
     Snippets run once, from the English pages: 'python -m checker i18n' proves that every
     translation carries the same code, so running them per language would prove nothing more.
+    A page unchanged since its last passing run (same bytes, torch, NumPy, Python, CUDA, and
+    checker/doctest code) is not run again: its outcome is reused and counted as such
+    (_build/summary/doctest-pages.json; delete it, or a clean clone, runs every snippet).
     """
     python = shared_python(session)
     args = list(session.posargs)
@@ -246,6 +249,8 @@ def doctest(session: nox.Session) -> None:
         "--continue-on-collection-errors",
         "--doc-summary",
         str(SUMMARY / "doctest.json"),
+        "--doc-unchanged",
+        str(SUMMARY / "doctest-pages.json"),
         *args,
         str(ROOT / "docs"),
         env=_env(),

@@ -99,9 +99,11 @@ def render(
                 lines.append(f"snippets {device}: not requested")
                 continue
             ok &= c["failed"] == 0
+            reused = int(c.get("reused", 0))
             lines.append(
                 f"snippets {device}: {c['passed']} passed, {c['failed']} failed, "
                 f"{c['skipped']} skipped"
+                + (f" ({reused} reused from the last run: unchanged pages)" if reused else "")
             )
             lines += [f"    {n} skipped: {reason}" for reason, n in c["skip_reasons"].items()]
             record = recorded_run(cuda_record)

@@ -197,3 +197,50 @@ def test_an_edited_catalog_re_reads_its_page_only(
     assert read == ["topics/views-and-inplace"], rebuild.stdout
     page = out / "html" / "topics" / "views-and-inplace.html"
     assert edited in page.read_text(encoding="utf-8")
+
+
+def test_an_edited_english_page_is_read_again_alone(builds: dict[tuple[str, str], Path]) -> None:
+    """An edit to one English page re-reads that page, and no other, in a translated build
+    (its snippets are run again alone too: tests/test_doctest_plugin.py)."""
+    page = ROOT / "docs" / "topics" / "views-and-inplace.md"
+    out = builds[("ko", "warm")].parent
+    original = page.read_bytes()
+    try:
+        page.write_bytes(original + b"\n")  # Markdown reads the same; the file is newer
+        rebuild = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "sphinx",
+                "-b",
+                "html",
+                "-N",
+                "-c",
+                str(ROOT),
+                "-D",
+                "language=ko",
+                "-D",
+                "checker_fast_i18n=1",
+                "-d",
+                str(out / "doctrees"),
+                str(ROOT / "docs"),
+                str(out / "html"),
+            ],
+            env={
+                **os.environ,
+                "PYTHONPATH": str(ROOT),
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "CHECKER_TEXT_STORE": str(out.parent / "store"),
+            },
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    finally:
+        page.write_bytes(original)
+    read = [
+        ln.split("]", 1)[1].strip()
+        for ln in rebuild.stdout.splitlines()
+        if ln.startswith("reading sources... [")
+    ]
+    assert read == ["topics/views-and-inplace"], rebuild.stdout

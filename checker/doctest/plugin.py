@@ -4,12 +4,22 @@ Each page becomes a collector; each of its snippets becomes one test item per de
 that uses ``device`` (or holds CUDA-only snippets) runs once per requested device, in a fresh
 namespace each time; other pages run once, on the CPU. Snippets of a page share that
 namespace, in page order, as a reader running them one after another would.
+
+With ``--doc-unchanged FILE`` (``nox -s doctest`` passes ``_build/summary/doctest-pages.json``)
+a page is run again on a device only if something it depends on changed since its last run
+there passed: the page's bytes, the torch, NumPy and Python versions, whether CUDA can run, or
+this package's code. An unchanged page's outcome is the last run's, counted as such
+("reused") in the report and the summary; a page that failed is always run again. The file
+is written after every run; a run with ``--doc-record`` (the evidence a GPU machine commits)
+runs every snippet.
 """
 
 from __future__ import annotations
 
 import doctest
+import hashlib
 import json
+import platform
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,6 +49,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         default=None,
         help="write per-device counts of passed/failed/skipped snippets as JSON",
+    )
+    group.addoption(
+        "--doc-unchanged",
+        metavar="PATH",
+        default=None,
+        help="reuse the outcome of pages unchanged since their last passing run, as recorded "
+        "in this JSON file (written after the run)",
     )
     group.addoption(
         "--doc-record",
@@ -82,7 +99,12 @@ class PageFile(pytest.File):
         devices = self.config.stash[_DEVICES]
         if not page.device_aware:
             devices = [d for d in devices if d == "cpu"]
+        tally = self.config.pluginmanager.get_plugin("checker-snippet-tally")
+        assert isinstance(tally, SnippetTally)
         for device in devices:
+            digest = page_digest(self.path, device)
+            if tally.reused(str(self.path), device, digest, len(page.snippets)):
+                continue
             namespace: dict[str, Any] = {}
             for snippet in page.snippets:
                 yield SnippetItem.from_parent(
@@ -116,6 +138,7 @@ class SnippetItem(pytest.Item):
         self.device = device
         self.namespace = namespace
         self.user_properties.append(("device", device))
+        self.user_properties.append(("page", str(self.path)))
 
     def runtest(self) -> None:
         if self.device == "cuda":
@@ -162,22 +185,90 @@ def cuda_absent_reason() -> str | None:
     return None
 
 
+def page_digest(path: Path, device: str) -> str:
+    """What a page's outcome on ``device`` depends on (see the module's description)."""
+    import numpy
+    import torch
+
+    digest = hashlib.sha256(path.read_bytes())
+    ours = sorted(Path(__file__).parent.glob("*.py"))
+    cuda = cuda_absent_reason() if device == "cuda" else ""
+    for part in (device, torch.__version__, numpy.__version__, platform.python_version(), cuda):
+        digest.update(b"\0" + str(part).encode())
+    for source in ours:
+        digest.update(b"\0" + source.read_bytes())
+    return digest.hexdigest()
+
+
+#: One page's outcome on one device: counts and skip reasons, as in the summary.
+Outcome = dict[str, Any]
+
+
 class SnippetTally:
     """Counts outcomes per device and prints them; writes them as JSON when asked."""
 
     def __init__(self) -> None:
         self.counts: dict[str, Counter[str]] = defaultdict(Counter)
         self.skip_reasons: dict[str, Counter[str]] = defaultdict(Counter)
+        #: ``--doc-unchanged``: the file, what it held, and this run's outcome per page.
+        self.unchanged_file: Path | None = None
+        self.previous: dict[str, dict[str, Outcome]] = {}
+        self.pages: dict[tuple[str, str], Outcome] = {}
+        self.reused_counts: Counter[str] = Counter()
+
+    def pytest_configure(self, config: pytest.Config) -> None:
+        option = config.getoption("--doc-unchanged")
+        if option and not config.getoption("--doc-record"):
+            self.unchanged_file = Path(option)
+            try:
+                loaded = json.loads(self.unchanged_file.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                loaded = {}  # none yet, or unreadable: every page runs
+            self.previous = loaded if isinstance(loaded, dict) else {}
+
+    def reused(self, page: str, device: str, digest: str, snippets: int) -> bool:
+        """Count the last run's outcome of an unchanged page that passed; else note the
+        digest, so that this run's outcome is recorded under it."""
+        entry = self.previous.get(page)
+        last = entry.get(device) if isinstance(entry, dict) else None
+        if (
+            self.unchanged_file is not None
+            and isinstance(last, dict)
+            and last.get("digest") == digest
+            and last.get("failed") == 0
+        ):
+            self.pages[(page, device)] = last
+            for outcome in ("passed", "skipped"):
+                self.counts[device][outcome] += int(last.get(outcome, 0))
+                self.reused_counts[device] += int(last.get(outcome, 0))
+            for reason, n in dict(last.get("skip_reasons", {})).items():
+                self.skip_reasons[device][str(reason)] += int(n)
+            return True
+        self.pages[(page, device)] = {
+            "digest": digest,
+            "snippets": snippets,
+            "passed": 0,
+            "failed": 0,
+            "skipped": 0,
+            "skip_reasons": {},
+        }
+        return False
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        device = dict(report.user_properties).get("device")
+        properties = dict(report.user_properties)
+        device = properties.get("device")
         if device is None:
             return
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self.counts[str(device)][report.outcome] += 1
+            page = self.pages.get((str(properties.get("page")), str(device)))
+            if page is not None:
+                page[report.outcome] += 1
             if report.skipped and isinstance(report.longrepr, tuple):
                 reason = str(report.longrepr[2]).removeprefix("Skipped: ")
                 self.skip_reasons[str(device)][reason] += 1
+                if page is not None:
+                    page["skip_reasons"][reason] = page["skip_reasons"].get(reason, 0) + 1
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if not self.counts:
@@ -187,23 +278,34 @@ class SnippetTally:
         for device in DEVICES:
             if device in self.counts:
                 c = self.counts[device]
+                reused = self.reused_counts[device]
                 write(
                     f"{device:>5}: {c['passed']} passed, {c['failed']} failed, "
                     f"{c['skipped']} skipped"
+                    + (f" ({reused} of them reused: unchanged pages)" if reused else "")
                 )
                 for reason, n in sorted(self.skip_reasons[device].items()):
                     write(f"       {n} skipped: {reason}")
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and self.reused_counts:
+            session.exitstatus = pytest.ExitCode.OK  # every page was unchanged: all reused
         summary = session.config.getoption("--doc-summary")
         record = session.config.getoption("--doc-record")
         if summary:
             _write_json(Path(summary), self.data())
         if record:
             _write_json(Path(record), recorded(self.data()))
+        if self.unchanged_file is not None:
+            pages: dict[str, dict[str, Outcome]] = defaultdict(dict)
+            for (page, device), outcome in sorted(self.pages.items()):
+                ran = sum(int(outcome[k]) for k in ("passed", "failed", "skipped"))
+                if ran == outcome.get("snippets"):  # not a run cut short or narrowed by -k
+                    pages[page][device] = outcome
+            _write_json(self.unchanged_file, pages)
 
     def data(self) -> dict[str, Any]:
-        return {
+        data = {
             device: {
                 "passed": c["passed"],
                 "failed": c["failed"],
@@ -212,6 +314,9 @@ class SnippetTally:
             }
             for device, c in self.counts.items()
         }
+        for device, reused in self.reused_counts.items():
+            data[device]["reused"] = reused
+        return data
 
 
 def recorded(snippets: dict[str, Any]) -> dict[str, Any]:
