@@ -104,13 +104,14 @@ def template_pattern(msgid: str) -> tuple[re.Pattern[str], dict[str, str]] | Non
     return re.compile("".join(parts), re.DOTALL), groups
 
 
-@functools.lru_cache(maxsize=16)
-def _own_catalog(lang: str) -> Path:
-    return catalog_path(lang)
+_PATHS: dict[tuple[Path, str], Path] = {}
 
 
 def _domain(lang: str) -> _Domain:
-    path = _own_catalog(lang)  # asked for every word a page shows: only the stat is repeated
+    # asked for every word a page shows: the path is built once per folder and language
+    path = _PATHS.get((LOCALE_DIR, lang))
+    if path is None:
+        path = _PATHS[(LOCALE_DIR, lang)] = catalog_path(lang)
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:
