@@ -21,8 +21,11 @@ JOB_TIMEOUT_S = 60.0
 RunningService = Running
 
 
-def config(data: Path, **limits: Any) -> ServiceConfig:
-    return ServiceConfig(data_dir=data, root=ROOT, workers=1, limits=ServiceLimits(**limits))
+def config(data: Path, *, preview: bool = False, **limits: Any) -> ServiceConfig:
+    """A service on ``data``; translation previews (a Sphinx build per check) only if asked."""
+    return ServiceConfig(
+        data_dir=data, root=ROOT, workers=1, preview=preview, limits=ServiceLimits(**limits)
+    )
 
 
 def start_worker(cfg: ServiceConfig) -> subprocess.Popen[bytes]:

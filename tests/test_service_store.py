@@ -60,6 +60,7 @@ def test_the_settings_reach_the_workers_through_the_environment(tmp_path: Path) 
         redis_url="redis://example:6379/1",
         result_ttl_s=30.0,
         workers=3,
+        preview=False,
         limits=ServiceLimits(upload_bytes=10, rate=7, rate_window_s=2.5),
     )
     assert ServiceConfig.from_env(cfg.to_env()) == cfg

@@ -12,7 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from checker.service import auth, limits, submissions
+from checker.service import auth, limits, preview, submissions
 from checker.service.config import ServiceConfig
 from checker.service.queue import Queue
 from checker.service.store import Job, Store
@@ -29,6 +29,11 @@ class Service:
 
     def __post_init__(self) -> None:
         self.rate = limits.RateLimiter(self.config.limits)
+
+    def purge(self) -> None:
+        """Forget expired results, and the previews built for them."""
+        self.store.purge()
+        preview.prune(self.config, self.store.job_ids())
 
     def job(self, job_id: str) -> Job | None:
         """The job with what workers reported so far; ``None`` when unknown or expired."""
@@ -93,7 +98,7 @@ class Service:
 
             count = snippet_count(f"article{submission.suffix}", submission.text)
             limits.check_snippets(self.config.limits, count)
-        self.store.purge()  # expired results go as new ones come
+        self.purge()  # expired results go as new ones come
         job = self.store.add_job(
             kind,
             submission.lang,
@@ -168,5 +173,5 @@ def create_app(config: ServiceConfig, queue: Queue | None = None) -> FastAPI:
         response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
 
-    service.store.purge()
+    service.purge()
     return app

@@ -20,6 +20,7 @@ from typing import Any
 from checker import registry as registry_mod
 from checker.scan.sandbox import Limits, Sandbox
 from checker.service.config import ServiceConfig
+from checker.service.preview import PreviewFailed, build_preview
 from checker.service.store import Job
 
 #: Reports a job's progress: ``(stage, done, total)``.
@@ -156,6 +157,16 @@ def check_translation(
         lang: {**found, "pages": {page: found["pages"].get(page)}}
         for lang, found in document["languages"].items()
     }
+    document["preview"] = None
+    if config.preview and errors == 0:  # a refused catalog is never built
+        progress("previewing", len(catalog.entries), len(catalog.entries))
+        try:
+            build_preview(
+                config, job.id, lang=job.lang, page=page, submitted=job.content, folder=folder
+            )
+            document["preview"] = f"/results/{job.id}/preview/{page}.html"
+        except PreviewFailed as exc:
+            document["preview_error"] = str(exc)
     progress("checked", len(catalog.entries), len(catalog.entries))
     return dict(document)
 

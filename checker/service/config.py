@@ -41,6 +41,9 @@ class ServiceConfig:
     #: Seconds per snippet, and extra address space per snippet, in the sandbox.
     snippet_timeout_s: float = 20.0
     snippet_memory_gib: float = 4.0
+    #: Build a preview of a translated page whose catalog the gate accepts (a Sphinx build
+    #: of its language, seconds per check: checker.service.preview).
+    preview: bool = True
     limits: ServiceLimits = dataclasses.field(default_factory=ServiceLimits)
 
     @property
@@ -81,6 +84,9 @@ class ServiceConfig:
             raw = get(name.upper())
             if raw is not None:
                 changes[name] = kind(raw)
+        preview = get("PREVIEW")
+        if preview is not None:
+            changes["preview"] = preview.strip().lower() not in ("0", "false", "no", "off")
         return cls(
             data_dir=data,
             root=root,
@@ -98,6 +104,7 @@ class ServiceConfig:
             _PREFIX + "WORKERS": str(self.workers),
             _PREFIX + "SNIPPET_TIMEOUT_S": repr(self.snippet_timeout_s),
             _PREFIX + "SNIPPET_MEMORY_GIB": repr(self.snippet_memory_gib),
+            _PREFIX + "PREVIEW": "1" if self.preview else "0",
         }
         if self.redis_url:
             env[_PREFIX + "REDIS_URL"] = self.redis_url

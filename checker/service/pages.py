@@ -9,9 +9,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
-from checker.service import auth, csrf, limits, submissions, ui
+from checker.service import auth, csrf, limits, preview, submissions, ui
 from checker.service.api import read_upload
 from checker.service.claims_index import claims_index
 from checker.service.results import scan_lines, translation_entries
@@ -140,6 +140,40 @@ def result_page(request: Request, job_id: str) -> Response:
         else:
             context["entries"] = translation_entries(job.content, job.lang, job.result["findings"])
     return render(request, "result.html", **context)
+
+
+#: The preview is a page of the site: its styles are inline too; scripts stay our own only.
+PREVIEW_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+
+
+@router.get("/results/{job_id}/preview/{rest:path}")
+def preview_page(request: Request, job_id: str, rest: str) -> Response:
+    """The translated page a check built (:mod:`checker.service.preview`); anything else it
+    links to relatively (styles, scripts, images, other pages) from the served site of its
+    language."""
+    service = request.app.state.service
+    job: Job | None = service.job(job_id)
+    result = job.result if job is not None and job.kind == "translation" else None
+    if job is None or not result or not result.get("preview"):
+        return error_page(
+            request,
+            limits.NOT_FOUND,
+            f"no preview for check {job_id[:40]!r} (unknown, expired or not built)",
+        )
+    headers = {"Content-Security-Policy": PREVIEW_POLICY}
+    if rest == f"{result['page']}.html":
+        built = preview.preview_file(service.config, job.id)
+        if built.is_file():
+            return FileResponse(built, media_type="text/html", headers=headers)
+    site = (service.config.site / job.lang).resolve()
+    target = (site / rest).resolve()
+    if target.is_relative_to(site) and target.is_file():
+        return FileResponse(target, headers=headers)
+    return error_page(request, limits.NOT_FOUND, f"{rest[:80]!r} is not part of the preview")
 
 
 @router.get("/claims", response_class=HTMLResponse)

@@ -230,6 +230,11 @@ class Store:
         with self._connect() as db:
             return db.execute("DELETE FROM jobs WHERE expires <= ?", (time.time(),)).rowcount
 
+    def job_ids(self) -> set[str]:
+        """The ids of every job kept (expired or not: :meth:`purge` first)."""
+        with self._connect() as db:
+            return {str(row[0]) for row in db.execute("SELECT id FROM jobs")}
+
     # -- tokens --------------------------------------------------------------------------------
 
     def add_token(self, name: str, digest: str) -> bool:
