@@ -5,6 +5,7 @@ page rendered in ja or ko shows the translations."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ MESSAGES = tuple(
 
 def test_the_templates_have_the_messages_of_every_page() -> None:
     ids = {m.msgid for m in MESSAGES}
-    assert len({m.key for m in MESSAGES}) == len(ids) == 60
+    assert len({m.key for m in MESSAGES}) == len(ids) == 85
     assert {"Check an article", "Check a translation", "Claims and verdicts"} <= ids
 
 
@@ -37,8 +38,8 @@ def test_the_gate_checks_the_service_catalogs_and_they_pass() -> None:
     coverage = {c.lang: c for c in result.coverage if c.page == SERVICE_PAGE}
     for lang in ("ja", "ko"):
         assert (coverage[lang].translated, coverage[lang].total, coverage[lang].fuzzy) == (
-            60,
-            60,
+            85,
+            85,
             0,
         )
     assert [f for f in result.findings if f.page == SERVICE_PAGE] == []
@@ -86,3 +87,37 @@ def test_a_queued_check_shows_its_progress_in_the_pages_language(tmp_path: Path)
     assert '<span id="progress-count">0 / 0</span>' in page
     assert 'data-stage-running="コード例を実行中"' in page
     assert '<script src="/static/progress.js"></script>' in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "no check &#39;nope&#39; (unknown or expired)"),
+        ("ja", "チェック &#39;nope&#39; はありません（不明か、期限切れです）"),
+        ("ko", "&#39;nope&#39; 검사가 없습니다(알 수 없거나 만료되었습니다)"),
+    ],
+)
+def test_a_refusal_is_shown_in_the_pages_language_and_the_api_keeps_english(
+    tmp_path: Path, lang: str, expected: str
+) -> None:
+    client = TestClient(create_app(config(tmp_path), Queue(config(tmp_path))))
+    page = client.get(f"/results/nope?ui={lang}")
+    assert page.status_code == 404
+    assert f'<p class="failed" id="error-message">{expected}</p>' in page.text
+    api = client.get("/api/jobs/nope", headers={"Accept-Language": lang})
+    assert api.json() == {"error": "no check 'nope' (unknown or expired)", "status": 404}
+
+
+def test_every_refusal_of_the_service_is_a_message_with_its_fields() -> None:
+    """Each ``Refused(...)`` sentence is a literal template (ui.refusals raises otherwise),
+    in the catalogs, and its translations keep its fields (the gate checks them too)."""
+    found = list(ui.refusals())
+    assert len({template for _, _, template in found}) == 25
+    for lang in ("ja", "ko"):
+        translations = ui.translations(lang)
+        for path, line, template in found:
+            translated = translations.gettext(template)
+            assert translated != template, (lang, f"{path.name}:{line}")
+            assert sorted(re.findall(r"\{(\w+)\}", translated)) == sorted(
+                re.findall(r"\{(\w+)\}", template)
+            ), (lang, template)

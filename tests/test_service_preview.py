@@ -72,6 +72,8 @@ def test_a_refused_catalog_gets_no_preview(client: TestClient) -> None:
     result = _check(client, "index.po", sample("i18n", "injected", "index.po").read_bytes())
     assert result["summary"]["errors"] > 0
     assert result["preview"] is None
+    page = client.get(f"/results/{result['id']}")
+    assert page.status_code == 200 and 'id="preview"' not in page.text
     response = client.get(f"/results/{result['id']}/preview/index.html")
     assert response.status_code == 404
 

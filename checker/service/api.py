@@ -79,7 +79,9 @@ async def api_translation(
 def _job(request: Request, job_id: str, kind: str | None = None) -> Job:
     job: Job | None = request.app.state.service.job(job_id)
     if job is None or (kind is not None and job.kind != kind):
-        raise limits.Refused(limits.NOT_FOUND, f"no check {job_id[:40]!r} (unknown or expired)")
+        raise limits.Refused(
+            limits.NOT_FOUND, "no check {job} (unknown or expired)", job=repr(job_id[:40])
+        )
     return job
 
 

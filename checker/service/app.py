@@ -150,7 +150,7 @@ def create_app(config: ServiceConfig, queue: Queue | None = None) -> FastAPI:
     async def refused(request: Request, exc: limits.Refused) -> Response:
         if request.url.path.startswith("/api/"):
             return JSONResponse(exc.public(), status_code=exc.status)
-        return pages.error_page(request, exc.status, exc.message)
+        return pages.error_page(request, exc)
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Any) -> Response:
@@ -159,7 +159,9 @@ def create_app(config: ServiceConfig, queue: Queue | None = None) -> FastAPI:
         if length and length.isdigit() and int(length) > config.limits.upload_bytes + 64 * 1024:
             exc = limits.Refused(
                 limits.TOO_LARGE,
-                f"the request has {length} bytes; the limit is {config.limits.upload_bytes}",
+                "the request has {size} bytes; the limit is {limit}",
+                size=length,
+                limit=config.limits.upload_bytes,
             )
             return JSONResponse(exc.public(), status_code=exc.status)
         response: Response = await call_next(request)

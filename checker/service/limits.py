@@ -1,5 +1,10 @@
 """Refusals: every limit the service enforces is a :class:`Refused` with an HTTP status and a
-sentence that says which limit and by how much."""
+sentence that says which limit and by how much.
+
+A refusal's sentence is a message of the service's gettext domain: its English is a literal
+template whose ``{fields}`` the values fill (:func:`checker.service.ui.messages` extracts
+every ``Refused(...)`` template from the service's code), so the API answers in English and a
+page shows it in the page's language."""
 
 from __future__ import annotations
 
@@ -22,11 +27,26 @@ TOO_MANY = 429
 
 
 class Refused(Exception):
-    """A submission the service does not accept; ``status`` is its HTTP status."""
+    """A submission the service does not accept; ``status`` is its HTTP status, ``template``
+    the English sentence with ``{fields}`` that ``values`` fill."""
 
-    def __init__(self, status: int, message: str, line: int | None = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.line = status, message, line
+    def __init__(
+        self, status: int, template: str, line: int | None = None, **values: object
+    ) -> None:
+        self.status, self.template, self.line = status, template, line
+        self.values = {name: str(value) for name, value in values.items()}
+        self.message = template.format(**self.values)
+        super().__init__(self.message)
+
+    def message_in(self, lang: str) -> str:
+        """The sentence in ``lang`` (its English where the translation is missing or broken)."""
+        from checker.service import ui
+
+        translated = ui.translations(lang).gettext(self.template)
+        try:
+            return translated.format(**self.values)
+        except (KeyError, IndexError, ValueError):
+            return self.message
 
     def public(self) -> dict[str, object]:
         found: dict[str, object] = {"error": self.message, "status": self.status}
@@ -38,7 +58,10 @@ class Refused(Exception):
 def check_size(limits: ServiceLimits, size: int) -> None:
     if size > limits.upload_bytes:
         raise Refused(
-            TOO_LARGE, f"the submission has {size} bytes; the limit is {limits.upload_bytes}"
+            TOO_LARGE,
+            "the submission has {size} bytes; the limit is {limit}",
+            size=size,
+            limit=limits.upload_bytes,
         )
 
 
@@ -46,7 +69,9 @@ def check_length(limits: ServiceLimits, chars: int) -> None:
     if chars > limits.article_chars:
         raise Refused(
             TOO_LARGE,
-            f"the article has {chars} characters; the limit is {limits.article_chars}",
+            "the article has {chars} characters; the limit is {limit}",
+            chars=chars,
+            limit=limits.article_chars,
         )
 
 
@@ -54,8 +79,10 @@ def check_snippets(limits: ServiceLimits, snippets: int) -> None:
     if snippets > limits.snippets:
         raise Refused(
             TOO_LARGE,
-            f"the article has {snippets} code snippets to run; the limit is {limits.snippets} "
+            "the article has {snippets} code snippets to run; the limit is {limit} "
             "(submit it without running code, or in parts)",
+            snippets=snippets,
+            limit=limits.snippets,
         )
 
 
@@ -64,8 +91,10 @@ def check_concurrency(limits: ServiceLimits, store: Store, owner: str) -> None:
     if active >= limits.jobs_per_token:
         raise Refused(
             TOO_MANY,
-            f"{active} of your checks are still queued or running; the limit is "
-            f"{limits.jobs_per_token} at once: wait for one to finish",
+            "{active} of your checks are still queued or running; the limit is "
+            "{limit} at once: wait for one to finish",
+            active=active,
+            limit=limits.jobs_per_token,
         )
 
 
@@ -88,7 +117,9 @@ class RateLimiter:
                 wait = seen[0] + self.limits.rate_window_s - now
                 raise Refused(
                     TOO_MANY,
-                    f"more than {self.limits.rate} submissions in "
-                    f"{self.limits.rate_window_s:g} s: try again in {wait:.0f} s",
+                    "more than {rate} submissions in {window} s: try again in {wait} s",
+                    rate=self.limits.rate,
+                    window=f"{self.limits.rate_window_s:g}",
+                    wait=f"{wait:.0f}",
                 )
             seen.append(now)

@@ -66,8 +66,15 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     return response
 
 
-def error_page(request: Request, status: int, message: str) -> Response:
-    return render(request, "error.html", status=status, status_code=status, message=message)
+def error_page(request: Request, refused: limits.Refused) -> Response:
+    """The refusal in the page's language."""
+    return render(
+        request,
+        "error.html",
+        status=refused.status,
+        status_code=refused.status,
+        message=refused.message_in(_lang(request)),
+    )
 
 
 def _check_csrf(request: Request, submitted: str | None) -> None:
@@ -130,7 +137,10 @@ def result_page(request: Request, job_id: str) -> Response:
     job: Job | None = request.app.state.service.job(job_id)
     if job is None:
         return error_page(
-            request, limits.NOT_FOUND, f"no check {job_id[:40]!r} (unknown or expired)"
+            request,
+            limits.Refused(
+                limits.NOT_FOUND, "no check {job} (unknown or expired)", job=repr(job_id[:40])
+            ),
         )
     context: dict[str, Any] = {"job": job, "lines": [], "entries": [], "errors": []}
     if job.status == "done" and job.result is not None:
@@ -161,8 +171,11 @@ def preview_page(request: Request, job_id: str, rest: str) -> Response:
     if job is None or not result or not result.get("preview"):
         return error_page(
             request,
-            limits.NOT_FOUND,
-            f"no preview for check {job_id[:40]!r} (unknown, expired or not built)",
+            limits.Refused(
+                limits.NOT_FOUND,
+                "no preview for check {job} (unknown, expired or not built)",
+                job=repr(job_id[:40]),
+            ),
         )
     headers = {"Content-Security-Policy": PREVIEW_POLICY}
     if rest == f"{result['page']}.html":
@@ -173,7 +186,10 @@ def preview_page(request: Request, job_id: str, rest: str) -> Response:
     target = (site / rest).resolve()
     if target.is_relative_to(site) and target.is_file():
         return FileResponse(target, headers=headers)
-    return error_page(request, limits.NOT_FOUND, f"{rest[:80]!r} is not part of the preview")
+    return error_page(
+        request,
+        limits.Refused(limits.NOT_FOUND, "{path} is not part of the preview", path=repr(rest[:80])),
+    )
 
 
 @router.get("/claims", response_class=HTMLResponse)

@@ -59,8 +59,11 @@ def decode(raw: bytes, limits: ServiceLimits) -> str:
         line = raw[: exc.start].count(b"\n") + 1
         raise Refused(
             BAD_REQUEST,
-            f"not UTF-8: byte {raw[exc.start]:#04x} at line {line} ({exc.reason})",
+            "not UTF-8: byte {byte} at line {at} ({reason})",
             line,
+            at=line,
+            byte=f"{raw[exc.start]:#04x}",
+            reason=exc.reason,
         ) from exc
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     check_length(limits, len(text))
@@ -71,14 +74,18 @@ def article(raw: bytes, filename: str | None, lang: str, limits: ServiceLimits) 
     """An article to scan: pasted text (``filename`` None: Markdown) or an upload."""
     if lang not in ARTICLE_LANGS:
         raise Refused(
-            BAD_REQUEST, f"unknown language {lang[:20]!r}: use one of {', '.join(ARTICLE_LANGS)}"
+            BAD_REQUEST,
+            "unknown language {lang}: use one of {langs}",
+            lang=repr(lang[:20]),
+            langs=", ".join(ARTICLE_LANGS),
         )
     suffix = ".md" if filename is None else PurePosixPath(filename).suffix.lower()
     if suffix not in ARTICLE_SUFFIXES:
         raise Refused(
             UNSUPPORTED,
-            f"unsupported file type {suffix[:20] or '(none)'!r}: upload "
-            f"{', '.join(ARTICLE_SUFFIXES)}",
+            "unsupported file type {suffix}: upload {suffixes}",
+            suffix=repr(suffix[:20] or "(none)"),
+            suffixes=", ".join(ARTICLE_SUFFIXES),
         )
     text = decode(raw, limits)
     if not text.strip():
@@ -88,7 +95,10 @@ def article(raw: bytes, filename: str | None, lang: str, limits: ServiceLimits) 
             notebook = json.loads(text)
         except json.JSONDecodeError as exc:
             raise Refused(
-                UNPROCESSABLE, f"not a notebook: invalid JSON at line {exc.lineno}", exc.lineno
+                UNPROCESSABLE,
+                "not a notebook: invalid JSON at line {at}",
+                exc.lineno,
+                at=exc.lineno,
             ) from exc
         if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
             raise Refused(UNPROCESSABLE, "not a notebook: no list of cells")
@@ -105,8 +115,9 @@ def translation(raw: bytes, filename: str | None, lang: str, limits: ServiceLimi
     if lang not in TRANSLATION_LANGS:
         raise Refused(
             BAD_REQUEST,
-            f"unknown language {lang[:20]!r}: translations are checked for "
-            f"{', '.join(TRANSLATION_LANGS)}",
+            "unknown language {lang}: translations are checked for {langs}",
+            lang=repr(lang[:20]),
+            langs=", ".join(TRANSLATION_LANGS),
         )
     if filename is not None and PurePosixPath(filename).suffix.lower() != ".po":
         raise Refused(UNSUPPORTED, "upload a gettext catalog (.po)")
@@ -116,8 +127,10 @@ def translation(raw: bytes, filename: str | None, lang: str, limits: ServiceLimi
         first = catalog.problems[0]
         raise Refused(
             UNPROCESSABLE,
-            f"malformed catalog: line {first.line}: {first.message}",
+            "malformed catalog: line {at}: {problem}",
             first.line,
+            at=first.line,
+            problem=first.message,
         )
     if not catalog.entries:
         raise Refused(UNPROCESSABLE, "the catalog has no messages")

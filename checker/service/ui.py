@@ -74,18 +74,47 @@ def choose(query: str | None, cookie: str | None, accept: str | None) -> str:
 
 
 def messages() -> Iterator[tuple[int, str, str | None]]:
-    """Every message of the templates: ``(line, msgid, context)`` (Jinja2's own extractor)."""
+    """Every message of the pages: ``(line, msgid, context)``, the templates' (Jinja2's own
+    extractor) and then the refusals' (:func:`refusals`)."""
+    for _where, line, msgid in _sources():
+        yield line, msgid, None
+
+
+def _sources() -> Iterator[tuple[str, int, str]]:
+    """``(file, line, msgid)`` of every message, the file relative to the project."""
     from jinja2.ext import babel_extract
 
     for template in sorted(TEMPLATES.glob("*.html")):
+        where = f"checker/service/templates/{template.name}"
         with template.open("rb") as handle:
             for line, _function, message, _comments in babel_extract(
                 handle, ("gettext", "ngettext", "_", "pgettext"), [], {"trimmed": "true"}
             ):
                 if isinstance(message, str):
-                    yield line, message, None
+                    yield where, line, message
                 elif isinstance(message, tuple) and message and isinstance(message[0], str):
-                    yield line, message[0], None
+                    yield where, line, message[0]
+    for source, at, sentence in refusals():
+        yield f"checker/service/{source.name}", at, sentence
+
+
+def refusals(folder: Path = TEMPLATES.parent) -> Iterator[tuple[Path, int, str]]:
+    """``(file, line, template)`` of every ``Refused(status, template, ...)`` in the service's
+    code; a template that is not a literal is a ``ValueError`` (it could not be translated)."""
+    import ast
+
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name != "Refused" or len(node.args) < 2:
+                continue
+            template = node.args[1]
+            if not (isinstance(template, ast.Constant) and isinstance(template.value, str)):
+                raise ValueError(f"{path}:{node.lineno}: a refusal's sentence must be a literal")
+            yield path, node.lineno, template.value
 
 
 def write_template(path: Path) -> int:
@@ -94,21 +123,12 @@ def write_template(path: Path) -> int:
     from babel.messages.pofile import write_po
 
     catalog = Catalog(project="checker service", charset="utf-8")
-    for line, msgid, context in messages():
-        where = (f"checker/service/templates/{_template_of(line, msgid)}", line)
-        catalog.add(msgid, locations=[where], context=context)
+    for where, line, msgid in _sources():
+        catalog.add(msgid, locations=[(where, line)])
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as handle:
         write_po(handle, catalog, width=88, omit_header=False)
     return len(catalog)
-
-
-def _template_of(line: int, msgid: str) -> str:
-    for template in sorted(TEMPLATES.glob("*.html")):
-        lines = template.read_text(encoding="utf-8").split("\n")
-        if line <= len(lines) and msgid[:30] in lines[line - 1]:
-            return template.name
-    return "?"
 
 
 if __name__ == "__main__":
