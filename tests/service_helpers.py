@@ -28,10 +28,10 @@ def config(data: Path, *, preview: bool = False, **limits: Any) -> ServiceConfig
     )
 
 
-def start_worker(cfg: ServiceConfig) -> subprocess.Popen[bytes]:
-    """A huey consumer of ``cfg``'s queue, as ``serve`` starts it."""
+def start_worker(cfg: ServiceConfig, queue: str = "cpu") -> subprocess.Popen[bytes]:
+    """A huey consumer of ``cfg``'s ``queue``, as ``serve`` starts it."""
     return subprocess.Popen(
-        [sys.executable, "-m", "checker", "serve", "--worker"],
+        [sys.executable, "-m", "checker", "serve", "--worker", "--queue", queue],
         env=child_env(cfg),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,

@@ -48,6 +48,13 @@ _CUDA = re.compile(
     r"\.cuda\(|['\"]cuda(?::\d+)?['\"]|\btorch\.cuda\.(?!amp\b)\w+|\bdevice\s*=\s*['\"]?cuda"
 )
 _CUDA_ERROR = re.compile(r"cuda|nvidia|gpu", re.IGNORECASE)
+
+
+def uses_cuda(source: str) -> bool:
+    """Whether a snippet's code asks for CUDA (``.cuda()``, ``"cuda"``, ``torch.cuda.*``)."""
+    return bool(_CUDA.search(source))
+
+
 _NAME_ERROR = re.compile(r"name '(\w+)' is not defined")
 #: The evidence's opening for a snippet the sandbox stopped, by cause.
 STOPPED = "stopped by the sandbox: "

@@ -59,6 +59,24 @@ def run(job: Job, config: ServiceConfig, progress: Progress) -> dict[str, Any]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def uses_cuda(job: Job) -> bool:
+    """Whether a check runs code that asks for CUDA: the work a GPU worker is for."""
+    from checker.scan.document import ReadError
+    from checker.scan.readers import read_bytes
+    from checker.scan.run import _prepare
+    from checker.scan.snippets import uses_cuda as snippet_uses_cuda
+
+    if job.kind != "scan" or not job.run_code:
+        return False
+    try:
+        document = read_bytes(Path(f"article{job.suffix}"), job.content.encode("utf-8"))
+    except ReadError:
+        return False
+    return any(
+        p.program is not None and snippet_uses_cuda(p.program.source) for p in _prepare(document)
+    )
+
+
 def snippet_count(name: str, text: str) -> int:
     """How many code snippets of an article the scanner would run."""
     from checker.scan.document import ReadError

@@ -4,7 +4,10 @@ for the store and the queue under ``_build/service/``: no other server to instal
 - ``serve [--host 127.0.0.1] [--port 8000]``: queues again what a stop left unfinished,
   starts ``--workers`` worker processes (a huey consumer, ``serve --worker``) and the web
   application (uvicorn); stopping it stops them.
-- ``serve --worker``: only a worker (for more machines: with ``--redis-url``).
+- ``serve --worker [--queue cpu|cuda]``: only a worker (for more machines: with
+  ``--redis-url``); on a GPU machine, ``--queue cuda`` takes the checks whose code asks for
+  CUDA (see :mod:`checker.service.queue`). ``serve`` starts one such worker itself where this
+  machine has CUDA.
 - ``serve --create-token NAME``: prints a new token once (only its hash is stored).
 """
 
@@ -40,6 +43,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--workers", type=int, default=None, help="worker processes to start (default 2; 0: none)"
     )
     p.add_argument("--redis-url", default=None, help="queue on Redis (redis://host:port/db)")
+    p.add_argument(
+        "--queue",
+        choices=("cpu", "cuda"),
+        default="cpu",
+        help="with --worker: the queue to take checks from (cuda: those whose code asks for "
+        "CUDA; run it on a GPU machine)",
+    )
     p.add_argument("--root", type=Path, default=None, help="the project (default: here)")
     action = p.add_mutually_exclusive_group()
     action.add_argument("--worker", action="store_true", help="run only a worker")
@@ -73,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     if args.create_token:
         return _create_token(config, args.create_token)
     if args.worker:
-        return _worker(config)
+        return _worker(config, args.queue)
     return _serve(config, args.host, args.port)
 
 
@@ -93,12 +103,12 @@ def _create_token(config: object, name: str) -> int:
     return 0
 
 
-def _worker(config: object) -> int:
+def _worker(config: object, queue: str = "cpu") -> int:
     from checker.service.config import ServiceConfig
     from checker.service.queue import Queue
 
     assert isinstance(config, ServiceConfig)
-    Queue(config).consumer(max(config.workers, 1)).run()
+    Queue(config).consumer(max(config.workers, 1), queue).run()
     return 0
 
 
@@ -115,12 +125,17 @@ def _serve(config: object, host: str, port: int) -> int:
     requeued = queue.requeue_unfinished()
     if requeued:
         print(f"serve: {requeued} unfinished check(s) queued again", file=sys.stderr)
-    worker = None
-    if config.workers > 0:
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "checker", "serve", "--worker"],
-            env={**os.environ, **config.to_env()},
-            start_new_session=True,
+    workers = []
+    queues = ["cpu"] if config.workers > 0 else []
+    if queues and _has_cuda():
+        queues.append("cuda")
+    for queue_name in queues:
+        workers.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "checker", "serve", "--worker", "--queue", queue_name],
+                env={**os.environ, **config.to_env()},
+                start_new_session=True,
+            )
         )
     # uvicorn re-raises the signal that stopped it once it has shut down; as an exception
     # here, so the workers are stopped below.
@@ -128,14 +143,21 @@ def _serve(config: object, host: str, port: int) -> int:
     try:
         uvicorn.run(create_app(config, queue), host=host, port=port, log_level="warning")
     finally:
-        if worker is not None:
+        for worker in workers:
             worker.send_signal(signal.SIGINT)  # huey's graceful stop: running jobs finish
+        for worker in workers:
             try:
                 worker.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 worker.kill()
                 worker.wait()
     return 0
+
+
+def _has_cuda() -> bool:
+    from checker import devices
+
+    return devices.presence("cuda").present
 
 
 def _stop(signum: int, _frame: object) -> None:

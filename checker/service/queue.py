@@ -2,6 +2,12 @@
 on Redis with ``CHECKER_SERVICE_REDIS_URL`` for workers on several machines (a GPU machine
 among them runs the CUDA snippets of the jobs it takes).
 
+Two queues share one storage: ``cpu`` takes every check, ``cuda`` the checks that run code
+asking for CUDA (:func:`checker.service.checks.uses_cuda`), and only while a worker on the
+``cuda`` queue has said it is there (``serve --worker --queue cuda``, on a GPU machine);
+otherwise such a check goes to ``cpu`` too and its CUDA snippets are ``needs-cuda``. Every
+result says which worker and queue ran it.
+
 Workers never open the store: a task carries the job itself (kind, language, format, content,
 whether to run code) and the worker writes its progress, its result and its own description
 (torch, devices) into huey's key-value storage, beside the queue; so a worker needs only the
@@ -30,6 +36,8 @@ from checker.service.store import DONE, FAILED, QUEUED, RUNNING, Job, Store
 
 #: The task's name in the queue (the same in every process that enqueues or consumes).
 TASK = "checker.service.run_job"
+#: The queues, by the name workers and results give them, and huey's name for each.
+QUEUES = {"cpu": "checker", "cuda": "checker-cuda"}
 #: Workers describe themselves in these slots (``worker:0``, ``worker:1``...), taken atomically.
 WORKER_SLOTS = 64
 
@@ -44,14 +52,15 @@ class Queue:
 
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
-        self.huey = _huey(config)
-        huey, config_ = self.huey, config
-
-        def run_job(payload: dict[str, Any]) -> str:
-            return _run(huey, config_, payload)
-
-        self.task: TaskWrapper = self.huey.task(name=TASK, retries=0)(run_job)
-        self.huey.on_startup(name="report_worker")(lambda: _report_worker(huey))
+        self.hueys = {name: _huey(config, huey_name) for name, huey_name in QUEUES.items()}
+        #: Claims, progress, results and workers' descriptions: one key-value storage.
+        self.huey = self.hueys["cpu"]
+        self.tasks: dict[str, TaskWrapper] = {}
+        for name, queue_huey in self.hueys.items():
+            run_job = _runner(self.huey, config, name)
+            self.tasks[name] = queue_huey.task(name=TASK, retries=0)(run_job)
+            queue_huey.on_startup(name="report_worker")(_reporter(self.huey, name))
+            queue_huey.on_shutdown(name="forget_worker")(_forgetter(self.huey))
         self._collecting = threading.Lock()
 
     # -- the web side --------------------------------------------------------------------------
@@ -61,8 +70,13 @@ class Queue:
         """The web process's store (a worker never opens it)."""
         return Store(self.config.database)
 
-    def enqueue(self, job: Job) -> None:
-        self.task(asdict(job) | {"result": None})
+    def enqueue(self, job: Job) -> str:
+        """Queue ``job`` on the queue it belongs on (see the module's description); which."""
+        queue = "cpu"
+        if checks.uses_cuda(job) and any(w.get("queue") == "cuda" for w in self.workers()):
+            queue = "cuda"
+        self.tasks[queue](asdict(job) | {"result": None})
+        return queue
 
     def requeue_unfinished(self) -> int:
         """Queue again every job a stop left unfinished (its claim released); how many."""
@@ -105,11 +119,10 @@ class Queue:
 
     def workers(self) -> list[dict[str, Any]]:
         found = []
-        for slot in range(WORKER_SLOTS):
+        for slot in range(WORKER_SLOTS):  # a stopped worker leaves its slot empty
             worker = self.huey.get(f"worker:{slot}", peek=True)
-            if worker is None:
-                break
-            found.append(worker)
+            if worker is not None:
+                found.append(worker)
         return found
 
     def collector(self, interval_s: float = 0.5) -> threading.Event:
@@ -128,9 +141,9 @@ class Queue:
 
     # -- the worker side -----------------------------------------------------------------------
 
-    def consumer(self, workers: int) -> Any:
-        """A huey consumer of this queue (``.run()`` blocks until SIGINT/SIGTERM)."""
-        return self.huey.create_consumer(
+    def consumer(self, workers: int, queue: str = "cpu") -> Any:
+        """A huey consumer of ``queue`` (``.run()`` blocks until SIGINT/SIGTERM)."""
+        return self.hueys[queue].create_consumer(
             workers=workers,
             worker_type="process",
             initial_delay=0.05,
@@ -140,14 +153,29 @@ class Queue:
         )
 
 
-def _huey(config: ServiceConfig) -> Huey:
+def _huey(config: ServiceConfig, name: str) -> Huey:
     if config.redis_url:
-        return RedisHuey("checker", url=config.redis_url)
+        return RedisHuey(name, url=config.redis_url)
     config.data_dir.mkdir(parents=True, exist_ok=True)
-    return SqliteHuey("checker", filename=str(config.queue_file), results=False)
+    return SqliteHuey(name, filename=str(config.queue_file), results=False)
 
 
-def _run(huey: Huey, config: ServiceConfig, payload: dict[str, Any]) -> str:
+def _runner(huey: Huey, config: ServiceConfig, queue: str) -> Any:
+    def run_job(payload: dict[str, Any]) -> str:
+        return _run(huey, config, payload, queue)
+
+    return run_job
+
+
+def _reporter(huey: Huey, queue: str) -> Any:
+    return lambda: _report_worker(huey, queue)
+
+
+def _forgetter(huey: Huey) -> Any:
+    return lambda: _forget_worker(huey)
+
+
+def _run(huey: Huey, config: ServiceConfig, payload: dict[str, Any], queue: str = "cpu") -> str:
     job = Job(**payload)
     worker = f"{socket.gethostname()}:{os.getpid()}"
     if not huey.put_if_empty(_key("claim", job.id), worker):
@@ -165,13 +193,15 @@ def _run(huey: Huey, config: ServiceConfig, payload: dict[str, Any]) -> str:
         traceback.print_exc()
         outcome = {"status": FAILED, "error": f"internal error: {type(exc).__name__}: {exc}"}
     else:
-        outcome = {"status": DONE, "result": result}
+        ran_on = {"worker": worker, "queue": queue}
+        outcome = {"status": DONE, "result": {**result, "ran_on": ran_on}}
     huey.put(_key("result", job.id), outcome)
     return str(outcome["status"])
 
 
-def _report_worker(huey: Huey) -> None:
-    """Each worker process says which torch and devices it has (``/api/workers``)."""
+def _report_worker(huey: Huey, queue: str = "cpu") -> None:
+    """Each worker process says which queue it takes and which torch and devices it has
+    (``/api/workers``)."""
     from checker import devices
     from checker.typing import DEVICES
 
@@ -181,12 +211,25 @@ def _report_worker(huey: Huey) -> None:
         found[device] = "present" if presence.present else f"absent: {presence.reason}"
     info = {
         "id": f"{socket.gethostname()}:{os.getpid()}",
+        "queue": queue,
         "torch": devices.torch_version(),
         "devices": found,
     }
     for slot in range(WORKER_SLOTS):
         if huey.put_if_empty(f"worker:{slot}", info):
+            _reported.append(slot)
             return
+
+
+#: The slot this worker process described itself in.
+_reported: list[int] = []
+
+
+def _forget_worker(huey: Huey) -> None:
+    """A worker that stops takes its description away: no check is routed to a queue whose
+    workers have all stopped (one that crashed stays listed until ``serve`` starts again)."""
+    while _reported:
+        huey.delete(f"worker:{_reported.pop()}")
 
 
 __all__ = ["QUEUED", "RUNNING", "Queue"]
