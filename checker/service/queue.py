@@ -112,10 +112,14 @@ class Queue:
             self.store.progress(job_id, progress["stage"], progress["done"], progress["total"])
 
     def forget_workers(self) -> None:
-        """Clear the workers' descriptions (``serve`` does when it starts: its workers and any
-        others describe themselves again when they start)."""
+        """Clear the descriptions of this machine's workers (``serve`` does when it starts:
+        those left by workers that crashed; its own describe themselves again when they start).
+        Workers on other machines keep theirs."""
+        here = f"{socket.gethostname()}:"
         for slot in range(WORKER_SLOTS):
-            self.huey.delete(f"worker:{slot}")
+            worker = self.huey.get(f"worker:{slot}", peek=True)
+            if worker is not None and str(worker.get("id", "")).startswith(here):
+                self.huey.delete(f"worker:{slot}")
 
     def workers(self) -> list[dict[str, Any]]:
         found = []

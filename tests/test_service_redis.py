@@ -1,0 +1,112 @@
+"""The queue on Redis (``--redis-url``), as workers on several machines use it: a real
+``redis-server`` on a free loopback port, the whole ``serve`` command with its worker and a
+second worker started on its own (as on another machine, on the ``cuda`` queue), sharing
+nothing but Redis with the web process. Skipped, with the reason, where Debian's
+``redis-server`` is not installed (``.ci/run`` installs it)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checker.service.auth import create_token
+from checker.service.store import Store
+from tests.service_helpers import RunningService, config, start_worker, stop, wait_finished
+from tests.test_service_queues import CUDA_ARTICLE
+from tests.test_service_restart import _post
+
+REDIS = shutil.which("redis-server")
+pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed")
+
+
+def _post_code(url: str, article: str, token: str) -> Any:
+    boundary = "checker-test-boundary"
+    fields = {"text": article, "run": "true"}
+    body = "".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'
+        for name, value in fields.items()
+    )
+    request = urllib.request.Request(
+        url + "/api/scan",
+        data=(body + f"--{boundary}--\r\n").encode(),
+        headers={
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Authorization": f"Bearer {token}",
+        },
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 202
+        return json.loads(response.read())
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    port = _free_port()
+    assert REDIS is not None
+    server = subprocess.Popen(
+        [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.1)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def test_checks_go_through_redis_to_workers_that_share_nothing_else(
+    tmp_path: Path, redis_url: str
+) -> None:
+    cfg = dataclasses.replace(config(tmp_path / "web"), redis_url=redis_url)
+    token = create_token(Store(cfg.database), "dave")
+    # "another machine": its own data folder, only the Redis address in common
+    elsewhere = dataclasses.replace(cfg, data_dir=tmp_path / "elsewhere", workers=1)
+    other = None
+    try:
+        with RunningService(cfg) as service:
+            other = start_worker(elsewhere, "cuda")
+            deadline = time.monotonic() + 60
+            while len(service.get("/api/workers")["workers"]) < 2:
+                assert time.monotonic() < deadline, service.get("/api/workers")
+                time.sleep(0.2)
+            queues = sorted(w["queue"] for w in service.get("/api/workers")["workers"])
+            assert queues == ["cpu", "cuda"]
+            ids = [_post(service.url, f"Sentence {n}: views share storage.")["id"] for n in (1, 2)]
+            states = [wait_finished(service.get, job_id) for job_id in ids]
+            assert [s["status"] for s in states] == ["done"] * 2
+            results = [service.get(f"/api/scan/{job_id}") for job_id in ids]
+            assert {r["ran_on"]["queue"] for r in results} == {"cpu"}  # prose: no CUDA code
+            # code that asks for CUDA, run for a token's holder: the other machine's worker
+            job_id = _post_code(service.url, CUDA_ARTICLE, token)["id"]
+            assert wait_finished(service.get, job_id)["status"] == "done"
+            assert service.get(f"/api/scan/{job_id}")["ran_on"]["queue"] == "cuda"
+    finally:
+        if other is not None:
+            stop(other)
+    assert not (tmp_path / "web" / "queue.sqlite3").exists()  # the queue was Redis
