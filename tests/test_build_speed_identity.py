@@ -5,9 +5,11 @@ checker.sphinx.text_store) change no byte of the site.
 The real docs are built in Japanese and Korean three times, each build in its own process:
 with Sphinx's own transform and no text store (``-D checker_fast_i18n=0``,
 ``CHECKER_TEXT_STORE=off``: the reference), then with ours and an empty store ("cold"), then
-with ours and the store the cold build filled ("warm"); every HTML page and the search index
-must be identical to the reference. Nothing is stripped: the pages hold no build time (dates
-are days, and all builds share the probe cache, which the first build fills when it is cold).
+with ours and the store the cold build filled ("warm"), and so again with Sphinx's parallel
+read and write (``-j 2``: the extension declares itself parallel-safe); every HTML page and
+the search index must be identical to the reference. Nothing is stripped: the pages hold no
+build time (dates are days, and all builds share the probe cache, which the first build
+fills when it is cold).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ LANGS = ("ja", "ko")
 
 #: The ways each language is built: Sphinx's own, then ours with an empty store, then with
 #: the store filled.
-VARIANTS = ("sphinx", "cold", "warm")
+VARIANTS = ("sphinx", "cold", "warm", "parallel")
 
 
 def _build(lang: str, variant: str, out: Path, store: Path) -> subprocess.Popen[bytes]:
@@ -48,6 +50,7 @@ def _build(lang: str, variant: str, out: Path, store: Path) -> subprocess.Popen[
             "-d",
             str(out / "doctrees"),
             "-q",
+            *(["-j", "2"] if variant == "parallel" else []),
             str(ROOT / "docs"),
             str(out / "html"),
         ],
@@ -70,11 +73,11 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Pa
     # The first build fills the probe cache if it is cold, so that no two builds measure.
     first = ("ja", "sphinx")
     assert _build(*first, outs[first], store).wait() == 0
-    for variant in VARIANTS:  # the warm builds start once the cold ones filled the store
+    for phase in (("sphinx", "cold"), ("warm", "parallel")):  # warm: after cold filled it
         started = [
             (key, _build(*key, out, store))
             for key, out in outs.items()
-            if key[1] == variant and key != first
+            if key[1] in phase and key != first
         ]
         for key, proc in started:
             assert proc.wait() == 0, key
@@ -93,7 +96,7 @@ def _pages(html: Path) -> dict[str, bytes]:
     return {p.relative_to(html).as_posix(): p.read_bytes() for p in found}
 
 
-@pytest.mark.parametrize("variant", ["cold", "warm"])
+@pytest.mark.parametrize("variant", ["cold", "warm", "parallel"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_translated_page_is_byte_identical_with_the_faster_transform(
     builds: dict[tuple[str, str], Path], lang: str, variant: str
