@@ -37,7 +37,7 @@ FOUND = {
     ("ja", "api-deprecated"): (5, 5),
     ("ja", "api-exists"): (2, 2),
     ("ja", "api-signature"): (4, 4),
-    ("ja", "claims-neighbourhood"): (11, 12),
+    ("ja", "claims-neighbourhood"): (12, 12),
     ("ja", "comment-values"): (9, 9),
     ("ja", "imports"): (1, 1),
     ("ja", "indentation"): (4, 4),

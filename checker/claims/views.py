@@ -153,6 +153,29 @@ def _reshape_copy_rule(device: Device, transposed: bool) -> Observation:
     )
 
 
+def probe_view_after_transpose_myth(device: Device) -> Observation:
+    return _view_any_layout_rule(device, transposed=True)
+
+
+def control_view_contiguous(device: Device) -> Observation:
+    return _view_any_layout_rule(device, transposed=False)
+
+
+def _view_any_layout_rule(device: Device, transposed: bool) -> Observation:
+    """The myth "view() works on a tensor of any layout": view(12) of a transposed 3 × 4
+    tensor returns, as it does on a contiguous one."""
+    x = _grid(device)
+    t = x.t() if transposed else x
+    error = _error(lambda: t.view(12))
+    return Observation(
+        holds=error == "no error",
+        rule="holds if view(12) of a "
+        + ("transposed" if transposed else "contiguous")
+        + " 3 × 4 tensor returns without an error",
+        measurements=(Measurement("vi-view-any-layout-error", error, "exception"),),
+    )
+
+
 def probe_basic_indexing(device: Device) -> Observation:
     x = _grid(device)
     return _indexing_views_rule(
@@ -1934,6 +1957,45 @@ CLAIMS = (
             "vi-view-transposed-error",
         ),
         vocabulary=Vocabulary(subjects=("reshape(",), predicates=_COPY, opposites=_SHARE),
+    ),
+    Claim(
+        id="views/myth-view-works-on-any-layout",
+        statement="view() works on a tensor of any layout: a transposed tensor can be viewed "
+        "with a new shape as well.",
+        expect=Expect.FAILS,
+        probe=probe_view_after_transpose_myth,
+        control=Control("a contiguous tensor", control_view_contiguous),
+        measures=("vi-view-any-layout-error",),
+        vocabulary=Vocabulary(
+            subjects=("view(",),
+            predicates={
+                "en": ("any layout", "any shape", "any tensor", "after transpos", "even transpos"),
+                "ja": (
+                    "どんなレイアウト",
+                    "どんな形",
+                    "どのような形",
+                    "どんなテンソル",
+                    "転置したあと",
+                    "転置した後",
+                    "転置後",
+                ),
+                "ko": (
+                    "어떤 레이아웃",
+                    "어떤 모양",
+                    "어떤 형태",
+                    "어떤 텐서",
+                    "전치한 뒤",
+                    "전치한 후",
+                    "전치 후",
+                ),
+            },
+            opposites={
+                # not "contiguous": "a transposed tensor is not contiguous" is no denial
+                "en": ("raise", "error", "fails"),
+                "ja": ("エラー", "例外"),
+                "ko": ("오류", "에러", "예외"),
+            },
+        ),
     ),
     Claim(
         id="views/basic-indexing-returns-views",
