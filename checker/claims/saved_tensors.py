@@ -1894,6 +1894,32 @@ CLAIMS = (
             "st-sigmoid-saves-output",
             "st-relu-saves-output",
         ),
+        vocabulary=Vocabulary(
+            subjects=("sigmoid", "tanh", "relu", "exp(", "`exp`"),
+            predicates={
+                "en": (
+                    "saves its output",
+                    "save their output",
+                    "saves the output",
+                    "keeps its output",
+                    "stores its output",
+                ),
+                "ja": ("出力を保存",),
+                "ko": ("출력을 저장",),
+            },
+            denies=False,
+            opposites={
+                "en": (
+                    "saves its input",
+                    "save their input",
+                    "saves the input",
+                    "keeps its input",
+                    "stores its input",
+                ),
+                "ja": ("入力を保存",),
+                "ko": ("입력을 저장",),
+            },
+        ),
     ),
     Claim(
         id="saved-tensors/some-ops-save-their-input",
