@@ -1956,7 +1956,14 @@ CLAIMS = (
             "vi-reshape-transposed-allocated",
             "vi-view-transposed-error",
         ),
-        vocabulary=Vocabulary(subjects=("reshape(",), predicates=_COPY, opposites=_SHARE),
+        vocabulary=Vocabulary(
+            subjects=("reshape(",),
+            predicates=_COPY,
+            opposites=_SHARE,
+            # "reshape() always copies" is wider than this claim (the layouts that allow no
+            # view): it is views/view-and-reshape-share-storage that judges it
+            unless={"en": ("always",), "ja": ("常に", "いつも"), "ko": ("항상", "언제나")},
+        ),
     ),
     Claim(
         id="views/myth-view-works-on-any-layout",
