@@ -24,6 +24,7 @@ again with a full one and compares every page and the search index byte for byte
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -104,8 +105,10 @@ def store_folder(confdir: Path) -> Path | None:
     return cache.root / "sphinx" if cache is not None else None
 
 
+@functools.cache
 def code_digest(*modules: Any) -> str:
-    """A digest of the source files of ``modules`` (a store's version names the code)."""
+    """A digest of the source files of ``modules`` (a store's version names the code), read
+    once per process: the stores ask for it per page and per catalog."""
     digest = hashlib.sha256()
     for module in modules:
         digest.update(Path(module.__file__).read_bytes())
