@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from checker.doctest.page import Page, parse_page
 
@@ -20,3 +21,20 @@ def parse(name: str, *, examples: int, snippets: int) -> Page:
     assert len(page.snippets) == snippets, [s.lineno for s in page.snippets]
     assert page.example_count == examples
     return page
+
+
+def scan_prose(folder: Path) -> Any:
+    """A prose-only scan of ``folder`` (the topic pages' scanner samples)."""
+    from checker import registry
+    from checker.scan.run import ScanOptions, scan
+
+    return scan([folder], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
+
+
+def claim_verdicts(result: Any) -> set[tuple[str, int, str, object]]:
+    """``(lang, line, claim, verdict)`` of every claim finding of a scan."""
+    return {
+        (f.lang, f.line, f.claim, f.verdict)
+        for f in result.findings
+        if f.kind == "claim" and f.claim is not None
+    }

@@ -138,6 +138,46 @@ def test_the_japanese_splitter_splits_every_catalog_text_as_sphinx_does() -> Non
     assert different == []
 
 
+def _rebuild(lang: str, out: Path) -> tuple[list[str], str]:
+    """Build ``lang`` again into the warm build's folders (``out``): the pages Sphinx read
+    again, and its output."""
+    rebuild = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "html",
+            "-N",
+            "-c",
+            str(ROOT),
+            "-D",
+            f"language={lang}",
+            "-D",
+            "checker_fast_i18n=1",
+            "-d",
+            str(out / "doctrees"),
+            str(ROOT / "docs"),
+            str(out / "html"),
+        ],
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "CHECKER_TEXT_STORE": str(out.parent / "store"),
+        },
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    read = [
+        ln.split("]", 1)[1].strip()
+        for ln in rebuild.stdout.splitlines()
+        if ln.startswith("reading sources... [")
+    ]
+    return read, rebuild.stdout
+
+
 @pytest.mark.parametrize("clocks", ["agree", "disagree"])
 def test_an_edited_catalog_re_reads_its_page_only(
     builds: dict[tuple[str, str], Path], clocks: str
@@ -161,43 +201,10 @@ def test_an_edited_catalog_re_reads_its_page_only(
             hour = 3600 * 10**9
             os.utime(catalog, ns=(time.time_ns() - hour, time.time_ns() - hour))
             os.utime(compiled, ns=(time.time_ns() - hour // 2, time.time_ns() - hour // 2))
-        rebuild = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "sphinx",
-                "-b",
-                "html",
-                "-N",
-                "-c",
-                str(ROOT),
-                "-D",
-                "language=ja",
-                "-D",
-                "checker_fast_i18n=1",
-                "-d",
-                str(out / "doctrees"),
-                str(ROOT / "docs"),
-                str(out / "html"),
-            ],
-            env={
-                **os.environ,
-                "PYTHONPATH": str(ROOT),
-                "PYTHONDONTWRITEBYTECODE": "1",
-                "CHECKER_TEXT_STORE": str(out.parent / "store"),
-            },
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+        read, output = _rebuild("ja", out)
     finally:
         catalog.write_bytes(original)  # newer than the .mo: the next build compiles it again
-    read = [
-        ln.split("]", 1)[1].strip()
-        for ln in rebuild.stdout.splitlines()
-        if ln.startswith("reading sources... [")
-    ]
-    assert read == ["topics/views-and-inplace"], rebuild.stdout
+    assert read == ["topics/views-and-inplace"], output
     page = out / "html" / "topics" / "views-and-inplace.html"
     assert edited in page.read_text(encoding="utf-8")
 
@@ -210,40 +217,7 @@ def test_an_edited_english_page_is_read_again_alone(builds: dict[tuple[str, str]
     original = page.read_bytes()
     try:
         page.write_bytes(original + b"\n")  # Markdown reads the same; the file is newer
-        rebuild = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "sphinx",
-                "-b",
-                "html",
-                "-N",
-                "-c",
-                str(ROOT),
-                "-D",
-                "language=ko",
-                "-D",
-                "checker_fast_i18n=1",
-                "-d",
-                str(out / "doctrees"),
-                str(ROOT / "docs"),
-                str(out / "html"),
-            ],
-            env={
-                **os.environ,
-                "PYTHONPATH": str(ROOT),
-                "PYTHONDONTWRITEBYTECODE": "1",
-                "CHECKER_TEXT_STORE": str(out.parent / "store"),
-            },
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+        read, output = _rebuild("ko", out)
     finally:
         page.write_bytes(original)
-    read = [
-        ln.split("]", 1)[1].strip()
-        for ln in rebuild.stdout.splitlines()
-        if ln.startswith("reading sources... [")
-    ]
-    assert read == ["topics/views-and-inplace"], rebuild.stdout
+    assert read == ["topics/views-and-inplace"], output

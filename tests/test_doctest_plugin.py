@@ -22,6 +22,11 @@ def run(
     docs.mkdir()
     for name in pages:
         shutil.copy(sample("pages", name), docs / name)
+    return _run_docs(pytester, "--continue-on-collection-errors", *args)
+
+
+def _run_docs(pytester: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict[str, Any]]:
+    """The plugin on ``docs/`` of ``pytester``'s folder: the run and its summary."""
     summary = pytester.path / "summary.json"
     result = pytester.runpytest_subprocess(
         "-p",
@@ -32,11 +37,10 @@ def run(
         "/dev/null",
         "--rootdir",
         str(pytester.path),
-        "--continue-on-collection-errors",
         "--doc-summary",
         str(summary),
         *args,
-        str(docs),
+        str(pytester.path / "docs"),
     )
     return result, json.loads(summary.read_text()) if summary.exists() else {}
 
@@ -126,25 +130,6 @@ def test_a_recorded_run_says_where_and_when_it_ran(pytester: pytest.Pytester) ->
     assert data["measured_at"].startswith("20")
 
 
-def _run_again(pytester: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict[str, Any]]:
-    summary = pytester.path / "summary.json"
-    result = pytester.runpytest_subprocess(
-        "-p",
-        "checker.doctest.plugin",
-        "-p",
-        "no:cacheprovider",
-        "-c",
-        "/dev/null",
-        "--rootdir",
-        str(pytester.path),
-        "--doc-summary",
-        str(summary),
-        *args,
-        str(pytester.path / "docs"),
-    )
-    return result, json.loads(summary.read_text())
-
-
 def test_only_pages_changed_since_their_last_passing_run_run_again(
     pytester: pytest.Pytester,
 ) -> None:
@@ -153,7 +138,7 @@ def test_only_pages_changed_since_their_last_passing_run_run_again(
     result, summary = run(pytester, "plain.md", "wrong_output.md", args=unchanged)
     result.assert_outcomes(passed=1, failed=1)
     # Second run: plain.md is reused; wrong_output.md failed last time, so it runs again.
-    result, summary = _run_again(pytester, *unchanged)
+    result, summary = _run_docs(pytester, *unchanged)
     result.assert_outcomes(failed=1)
     assert summary["cpu"] == {
         "passed": 1,
@@ -166,14 +151,14 @@ def test_only_pages_changed_since_their_last_passing_run_run_again(
     # An edit to plain.md runs it again; a run narrowed by -k records nothing it did not run.
     plain = pytester.path / "docs" / "plain.md"
     plain.write_text(plain.read_text(encoding="utf-8") + "\nMore prose.\n", encoding="utf-8")
-    result, summary = _run_again(pytester, *unchanged, "-k", "plain")
+    result, summary = _run_docs(pytester, *unchanged, "-k", "plain")
     result.assert_outcomes(passed=1)
     assert "reused" not in summary["cpu"]
     recorded = json.loads(pages.read_text(encoding="utf-8"))
     assert [Path(p).name for p in recorded] == ["plain.md"]
     # Everything unchanged and passing: nothing runs, the run succeeds with the counts.
     (pytester.path / "docs" / "wrong_output.md").unlink()
-    result, summary = _run_again(pytester, *unchanged)
+    result, summary = _run_docs(pytester, *unchanged)
     assert result.ret == 0
     assert summary["cpu"]["passed"] == summary["cpu"]["reused"] == 1
 
@@ -183,6 +168,6 @@ def test_a_recorded_run_reuses_nothing(pytester: pytest.Pytester) -> None:
     unchanged = ("--doc-device", "cpu", "--doc-unchanged", str(pages))
     run(pytester, "plain.md", args=unchanged)
     record = pytester.path / "record.json"
-    result, summary = _run_again(pytester, *unchanged, "--doc-record", str(record))
+    result, summary = _run_docs(pytester, *unchanged, "--doc-record", str(record))
     result.assert_outcomes(passed=1)
     assert "reused" not in summary["cpu"]

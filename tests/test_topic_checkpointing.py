@@ -8,11 +8,9 @@ import sys
 
 import pytest
 
-from checker import registry
 from checker.claims import checkpointing
 from checker.scan.findings import Verdict
-from checker.scan.run import ScanOptions, scan
-from tests.helpers import ROOT, sample
+from tests.helpers import ROOT, claim_verdicts, sample, scan_prose
 
 C, S = Verdict.CONTRADICTED, Verdict.SUPPORTED
 
@@ -67,12 +65,6 @@ STATEMENTS = {
 
 
 def test_the_scanner_reads_every_claim_in_three_languages() -> None:
-    folder = sample("scan-topics", "checkpointing")
-    result = scan([folder], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
-    found = {
-        (f.lang, f.line, f.claim, f.verdict)
-        for f in result.findings
-        if f.kind == "claim" and f.claim is not None
-    }
-    assert found == STATEMENTS
+    result = scan_prose(sample("scan-topics", "checkpointing"))
+    assert claim_verdicts(result) == STATEMENTS
     assert all(f.path.endswith(f"{f.lang}.md") for f in result.findings)

@@ -6,11 +6,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from checker import registry
 from checker.claims import scaler
 from checker.scan.findings import Verdict
-from checker.scan.run import ScanOptions, scan
-from tests.helpers import ROOT, sample
+from tests.helpers import ROOT, claim_verdicts, sample, scan_prose
 
 C, S = Verdict.CONTRADICTED, Verdict.SUPPORTED
 
@@ -50,11 +48,4 @@ STATEMENTS = {
 
 
 def test_the_scanner_reads_every_claim_in_three_languages() -> None:
-    folder = sample("scan-topics", "scaler")
-    result = scan([folder], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
-    found = {
-        (f.lang, f.line, f.claim, f.verdict)
-        for f in result.findings
-        if f.kind == "claim" and f.claim is not None
-    }
-    assert found == STATEMENTS
+    assert claim_verdicts(scan_prose(sample("scan-topics", "scaler"))) == STATEMENTS
