@@ -15,6 +15,7 @@ fills when it is cold).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -138,6 +139,9 @@ def test_the_japanese_splitter_splits_every_catalog_text_as_sphinx_does() -> Non
     assert different == []
 
 
+_TERMINAL_CODES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
 def _rebuild(lang: str, out: Path) -> tuple[list[str], str]:
     """Build ``lang`` again into the warm build's folders (``out``): the pages Sphinx read
     again, and its output."""
@@ -170,12 +174,15 @@ def _rebuild(lang: str, out: Path) -> tuple[list[str], str]:
         text=True,
         check=True,
     )
+    # Sphinx may erase and rewrite its progress line (ANSI "erase line", carriage returns)
+    # whatever the colour setting: read the page names past those.
+    plain = _TERMINAL_CODES.sub("", rebuild.stdout)
     read = [
         ln.split("]", 1)[1].strip()
-        for ln in rebuild.stdout.splitlines()
-        if ln.startswith("reading sources... [")
+        for ln in re.split(r"[\r\n]+", plain)
+        if ln.strip().startswith("reading sources... [")
     ]
-    return read, rebuild.stdout
+    return read, plain
 
 
 @pytest.mark.parametrize("clocks", ["agree", "disagree"])
