@@ -142,6 +142,7 @@ AWAITING_GPU_RUN = {
     "topics/amp.md": 2,
     "topics/checkpointing.md": 9,
     "topics/gradscaler.md": 8,
+    "topics/saved-tensors.md": 1,
     "topics/tensors-from-data.md": 13,
 }
 

@@ -1334,6 +1334,34 @@ def control_disable_holds_everything(device: Device) -> Observation:
     return _holds_nothing("disable", device)
 
 
+def probe_inference_tensor_trains_later_myth(device: Device) -> Observation:
+    return _trains_later_rule(device, "inference_mode")
+
+
+def control_no_grad_tensor_trains_later(device: Device) -> Observation:
+    return _trains_later_rule(device, "no_grad")
+
+
+def _trains_later_rule(device: Device, mode: str) -> Observation:
+    """The myth "a tensor made under inference_mode can be used for training later": a
+    float tensor made under ``mode`` goes, after the region, through a linear layer whose
+    weight requires grad (its gradient needs the input saved), then backward."""
+    import torch
+
+    with getattr(torch, mode)():
+        feature = torch.ones(4, 3, device=device) * 2
+    layer = torch.nn.Linear(3, 1).to(device)
+    error = _error(lambda: layer(feature).sum().backward())
+    return Observation(
+        holds=error == "no error",
+        rule=f"holds if a tensor made under torch.{mode}() goes through a linear layer, "
+        "after the region, and backward without an error",
+        measurements=(
+            Measurement(f"st-trains-later-{mode.replace('_', '-')}-error", error, "exception"),
+        ),
+    )
+
+
 def probe_save_on_cpu_gpu(device: Device) -> Observation:
     return _offload_rule(device, "save-on-cpu")
 
@@ -2394,6 +2422,32 @@ CLAIMS = (
                 "en": ("reduc", "save memory"),
                 "ja": ("削減", "節約"),
                 "ko": ("줄이", "절약"),
+            },
+        ),
+    ),
+    Claim(
+        id="saved-tensors/myth-inference-tensors-train-later",
+        statement="A tensor created under torch.inference_mode() can be used for training "
+        "later, once the region is left.",
+        expect=Expect.FAILS,
+        probe=probe_inference_tensor_trains_later_myth,
+        control=Control(
+            "a tensor created under torch.no_grad()",
+            control_no_grad_tensor_trains_later,
+            measures=("st-trains-later-no-grad-error",),
+        ),
+        measures=("st-trains-later-inference-mode-error",),
+        vocabulary=Vocabulary(
+            subjects=("inference_mode",),
+            predicates={
+                "en": ("for training", "in training", "train later", "trained later"),
+                "ja": ("学習に", "訓練に", "学習で", "訓練で"),
+                "ko": ("학습에", "훈련에", "학습할 때"),
+            },
+            opposites={
+                "en": ("saved for backward", "raise", "error"),
+                "ja": ("エラー", "例外", "保存できない"),
+                "ko": ("오류", "에러", "예외", "저장할 수 없"),
             },
         ),
     ),
