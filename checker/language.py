@@ -21,7 +21,10 @@ _HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 #: Sentence ends: Western punctuation followed by space, CJK full stops, line breaks.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[])|(?<=[.!?])\n\s*|(?<=[。！？])|\n\s*\n")
+#: Korean sentences begin with a Hangul syllable (U+AC00-U+D7A3) as often as with a name.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z\uac00-\ud7a3`*\"'(\[])|(?<=[.!?])\n\s*|(?<=[。！？])|\n\s*\n"
+)
 
 #: Negation markers per language. Each pattern matches a negated predicate, not a word that
 #: merely contains the same letters (``少ない`` "few" is not a negation; ``notably`` is not).

@@ -28,7 +28,7 @@ FOUND = {
     ("en", "api-deprecated"): (9, 9),
     ("en", "api-exists"): (5, 5),
     ("en", "api-signature"): (4, 4),
-    ("en", "claims-neighbourhood"): (6, 8),
+    ("en", "claims-neighbourhood"): (7, 8),
     ("en", "comment-values"): (8, 8),
     ("en", "imports"): (2, 2),
     ("en", "indentation"): (1, 1),
@@ -51,7 +51,7 @@ FOUND = {
     ("ko", "comment-values"): (10, 10),
     ("ko", "imports"): (2, 2),
     ("ko", "indentation"): (2, 2),
-    ("ko", "statement-recognition"): (4, 5),
+    ("ko", "statement-recognition"): (5, 5),
     ("ko", "versions"): (1, 1),
 }
 

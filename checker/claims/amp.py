@@ -2089,9 +2089,22 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("autocast",),
             predicates={
-                "en": ("only bfloat16", "only supports bfloat16", "bfloat16 only"),
-                "ja": ("bfloat16 のみ", "bfloat16 だけ", "bfloat16のみ", "bfloat16だけ"),
-                "ko": ("bfloat16만", "bfloat16 만", "bfloat16 외에는"),
+                "en": (
+                    "only bfloat16",
+                    "only supports bfloat16",
+                    "bfloat16 only",
+                    "only lower-precision",
+                    "only low-precision",
+                    "only reduced-precision",
+                ),
+                "ja": (
+                    "bfloat16 のみ",
+                    "bfloat16 だけ",
+                    "bfloat16のみ",
+                    "bfloat16だけ",
+                    "唯一の低精度",
+                ),
+                "ko": ("bfloat16만", "bfloat16 만", "bfloat16 외에는", "유일한 저정밀도"),
             },
         ),
     ),

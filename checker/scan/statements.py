@@ -81,6 +81,14 @@ _DEMONSTRATIVE: dict[str, re.Pattern[str]] = {
 }
 
 
+#: How a sentence that lists examples of what the sentence before said begins.
+_EXAMPLES: dict[str, re.Pattern[str]] = {
+    "en": re.compile(r"(?:for\s+(?:example|instance)|e\.\s?g\.|such\s+as)\b", re.IGNORECASE),
+    "ja": re.compile(r"(?:例えば|たとえば|例として)"),
+    "ko": re.compile(r"(?:예를\s*들어|예를\s*들면|예컨대|예로)"),
+}
+
+
 def mentions_in(
     block: Block, lang: str, claims: Sequence[Claim], topic: Topic | None = None
 ) -> list[Mention]:
@@ -93,7 +101,7 @@ def mentions_in(
         return []  # a review's row or paragraph: it states what a claim's verdict is
     about = referenced_claims(block.text + " " + block.context, claims)
     subjects = _all_subjects(claims)
-    for offset, sentence in language.sentences(block.text):
+    for offset, sentence in _with_examples(language.sentences(block.text), lang):
         if _MEASURED_ROLE.search(sentence):
             continue  # it reports a measured value: the docs build checks it
         line = block.line_at(offset)
@@ -110,11 +118,44 @@ def mentions_in(
             if mention.claim.id not in seen and mention.claim.id not in about:
                 seen.add(mention.claim.id)
                 found.append(Mention(block, line, read, lang, mention, original))
-        if not matched and (
-            _TORCH_NAME.search(sentence) or any(s in sentence for s in api_subjects)
+        if (
+            not matched
+            and _is_sentence(sentence)
+            and (_TORCH_NAME.search(sentence) or any(s in sentence for s in api_subjects))
         ):
             found.append(Mention(block, line, sentence, lang, None))
     return found
+
+
+def _with_examples(sentences: list[tuple[int, str]], lang: str) -> list[tuple[int, str]]:
+    """``sentences`` with each one that lists examples joined to the sentence it illustrates
+    (read once, as one): in "Many selection functions share memory. For example index_select()", the
+    examples are the subjects of the sentence before."""
+    read: list[tuple[int, str]] = []
+    for offset, sentence in sentences:
+        if read and lang in _EXAMPLES and _EXAMPLES[lang].match(sentence):
+            start, before = read[-1]
+            read[-1] = (start, f"{before} {sentence}")
+        else:
+            read.append((offset, sentence))
+    return read
+
+
+#: What ends a sentence, as opposed to a heading, a caption or a lone word on its own line.
+_SENTENCE_CLOSE = re.compile(r"[.!?:;。！？：)）」』]\s*$")
+#: Kana, kanji and Hangul syllables: what a Japanese or Korean sentence is long in.
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
+
+
+def _is_sentence(text: str) -> bool:
+    """Whether ``text`` reads as a sentence that could state something: it ends as one does,
+    or runs long (ten words, or fifteen Japanese or Korean characters). A heading
+    such as "Automatic Mixed Precision package - torch.cuda.amp" or a lone ``inference_mode``
+    names an API and states nothing."""
+    if _SENTENCE_CLOSE.search(text):
+        return True
+    words = re.sub(r"`[^`]*`", "x", text).split()
+    return len(words) >= 10 or len(_CJK.findall(text)) >= 15
 
 
 def _all_subjects(claims: Sequence[Claim]) -> tuple[str, ...]:

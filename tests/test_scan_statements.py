@@ -1,0 +1,88 @@
+"""Which sentences of an article's prose the scanner reads as statements
+(``checker.scan.statements``): a sentence, not a heading or a lone word; examples read with the
+sentence they illustrate; Korean sentences one at a time."""
+
+from __future__ import annotations
+
+import pytest
+
+from checker import language
+from checker import registry as registry_mod
+from checker.claim import Claim
+from checker.scan.document import Block, BlockKind
+from checker.scan.statements import mentions_in
+
+
+@pytest.fixture(scope="module")
+def claims() -> tuple[Claim, ...]:
+    return tuple(registry_mod.load().claims)
+
+
+def _read(text: str, lang: str, claims: tuple[Claim, ...]) -> list[tuple[int, str | None]]:
+    """``(line, claim id or None)`` of every mention in a one-block article."""
+    lines = tuple(range(1, text.count("\n") + 2))
+    block = Block(BlockKind.PROSE, text, lines)
+    return [
+        (m.line, m.mention.claim.id if m.mention else None)
+        for m in mentions_in(block, lang, claims)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Automatic Mixed Precision package - torch.cuda.amp", "en"),
+        ("inference_mode", "ko"),
+        ("PyTorch autograd 메모리 이해하기: 저장된 텐서, no_grad, inference_mode", "ko"),
+        ("`torch.no_grad()` と `torch.inference_mode()`", "ja"),
+    ],
+)
+def test_a_heading_or_a_lone_name_states_nothing(
+    text: str, lang: str, claims: tuple[Claim, ...]
+) -> None:
+    assert _read(text, lang, claims) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("torch.cuda.amp provides convenience methods for mixed precision.", "en"),
+        ("inference_mode는 no_grad보다 더 빠르다.", "ko"),
+        ("torch.inference_mode は torch.no_grad よりも高速に動作するとよく言われています", "ja"),
+    ],
+)
+def test_a_sentence_that_names_an_api_is_reported_even_without_a_known_claim(
+    text: str, lang: str, claims: tuple[Claim, ...]
+) -> None:
+    assert _read(text, lang, claims) == [(1, None)]
+
+
+def test_an_example_list_is_read_with_the_sentence_it_illustrates(
+    claims: tuple[Claim, ...],
+) -> None:
+    text = (
+        "Many selection functions share memory with their input too.\n"
+        "For example index_select() and gather()."
+    )
+    found = _read(text, "en", claims)
+    assert (1, "views/myth-index-select-shares-memory") in found
+    assert (1, "views/myth-gather-shares-memory") in found
+    alone = _read("For example index_select() and gather().", "en", claims)
+    assert all(claim is None for _, claim in alone)
+
+
+def test_korean_sentences_are_read_one_at_a_time(claims: tuple[Claim, ...]) -> None:
+    """A demonstrative (이 안에서, "inside it") refers to the API of the sentence before, and
+    each sentence gets its own finding."""
+    text = (
+        "inference_mode는 no_grad보다 더 빠르다. "
+        "이 안에서 만든 텐서도 나중에 학습에 그대로 쓸 수 있다."
+    )
+    assert [s for _, s in language.sentences(text)] == [
+        "inference_mode는 no_grad보다 더 빠르다.",
+        "이 안에서 만든 텐서도 나중에 학습에 그대로 쓸 수 있다.",
+    ]
+    assert _read(text, "ko", claims) == [
+        (1, None),
+        (1, "saved-tensors/myth-inference-tensors-train-later"),
+    ]
