@@ -267,6 +267,34 @@ _EN_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 
+#: A negated verb opening a relative clause: " does not raise", " never frees", " isn't".
+_EN_RELATIVE_NEGATION = re.compile(
+    r"\s*(?:(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had)\s+not|"
+    r"\w+n't|never)\s+\w+",
+    re.IGNORECASE,
+)
+
+#: Words that do not make a verb of their own between a negated verb and the predicate.
+_EN_FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "any",
+        "its",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "always",
+        "ever",
+        "really",
+        "quite",
+        "fully",
+    ]
+)
+
 
 def predicate_negated(sentence: str, lang: Lang, stems: tuple[str, ...]) -> bool:
     """Whether the predicate of a statement is negated, counting only the negations that can
@@ -300,9 +328,18 @@ def negation_scope(
     if spans and lang == "en":
         anchor = spans[0][0] if near is None else near
         first_start, first_end = min(spans, key=lambda span: (abs(span[0] - anchor), span))
-        before = [m.end() for m in _EN_CLAUSE.finditer(text, 0, first_start)]
+        opened = list(_EN_CLAUSE.finditer(text, 0, first_start))
         after = _EN_CLAUSE.search(text, first_end)
-        scope_start = before[-1] if before else 0
+        scope_start = opened[-1].end() if opened else 0
+        if opened and opened[-1].group(0).lower() in ("that", "which", "who"):
+            # "An operation that does not raise … always gives correct gradients": the
+            # negation right after the relative pronoun belongs to the relative clause when
+            # another verb stands between its verb and the predicate ("code that does not
+            # give the correct gradients" keeps it).
+            relative = _EN_RELATIVE_NEGATION.match(text, scope_start)
+            between = text[relative.end() : first_start].lower().split() if relative else []
+            if relative and set(between) - _EN_FUNCTION_WORDS:
+                scope_start = relative.end()
         scope_end = after.start() if after else len(text)
     elif spans and lang in ("ja", "ko"):
         scope_start = max(start for start, _ in spans)

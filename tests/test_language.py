@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from checker.language import detect, is_negated, mentions, numbers, sentences
+from checker.language import detect, is_negated, mentions, numbers, predicate_negated, sentences
 from checker.registry import load
 from checker.typing import Lang
 
@@ -75,3 +75,22 @@ def test_mentions_say_whether_a_sentence_asserts_or_denies() -> None:
         if m.claim.id == "basics/float32-element-is-4-bytes"
     ]
     assert not denying.asserts
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        # a negated relative clause describes the subject; the main verb carries the claim
+        ("An in-place operation that does not raise during backward gives correct results.", False),
+        ("An operation that never raises gives correct gradients.", False),
+        ("Code which doesn't fail always gives correct gradients.", False),
+        # the negation bears on the predicate itself
+        ("Code that does not give correct gradients is rejected.", True),
+        ("An operation that does not give the correct gradients raises.", True),
+        ("In-place operations do not give correct gradients.", True),
+    ],
+)
+def test_a_negated_english_relative_clause_does_not_deny_the_predicate(
+    text: str, negated: bool
+) -> None:
+    assert predicate_negated(text, "en", ("correct",)) is negated

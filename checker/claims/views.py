@@ -2816,7 +2816,7 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=_IN_PLACE_OPERATIONS,
             predicates={
-                "en": ("correct", "no error"),
+                "en": ("if you see no error", "if there is no error", "correct", "no error"),
                 "ja": ("正しい", "正確", "エラーが出な"),
                 "ko": ("정확", "오류를 보고하지 않"),
             },
