@@ -2,7 +2,8 @@
 
 Expected output comes from, in order of precedence:
 
-1. doctest examples (``>>>`` prompts): each example's output, compared with what it echoes;
+1. doctest examples (``>>>`` prompts, or an IPython transcript's ``In [n]:``/``Out[n]:``):
+   each example's output, compared with what it echoes;
 2. output blocks: a bare string literal after code that prints (``'''\\nFalse\\n'''``), or the
    output the article shows after the code (a ``text`` fence, a notebook output). Such a block
    covers everything printed since the previous one;
@@ -29,6 +30,9 @@ from dataclasses import dataclass
 from checker.scan.values import stated_value
 
 _PROMPT = re.compile(r"^(\s*)(>>>|\.\.\.)( |$)")
+_IPYTHON_IN = re.compile(r"^\s*In \[\d*\]: ?")
+_IPYTHON_MORE = re.compile(r"^\s*\.\.\.+: ?")
+_IPYTHON_OUT = re.compile(r"^\s*Out\[\d*\]: ?")
 _VARYING = re.compile(r"\bid\(|0x[0-9a-f]{6,}")
 _COMPARED = re.compile(r"==|!=|\bis\b")
 
@@ -80,6 +84,8 @@ def from_block(text: str, lines: tuple[int, ...]) -> tuple[Program, list[tuple[i
     indented as a whole (indented Markdown code, code under a list item) is dedented first."""
     text = textwrap.dedent(text)
     raw = text.split("\n")
+    if any(_IPYTHON_IN.match(line) for line in raw):
+        raw = _ipython_as_doctest(raw)
     if not any(_PROMPT.match(line) and line.lstrip().startswith(">>>") for line in raw):
         return Program(text, lines, "exec", False), []
     source: list[str] = []
@@ -101,6 +107,29 @@ def from_block(text: str, lines: tuple[int, ...]) -> tuple[Program, list[tuple[i
     if pending and source:
         outputs.append((len(source), "\n".join(pending), shown_at))
     return Program("\n".join(source), tuple(source_lines), "single", True), outputs
+
+
+def _ipython_as_doctest(raw: list[str]) -> list[str]:
+    """An IPython or Jupyter console transcript (``In [3]: y = x.t()``, ``   ...:`` for
+    continued lines, ``Out[4]: True``) in doctest form, line for line. A magic or shell line
+    (``%timeit``, ``!pip``) runs nothing, and what it printed is not compared."""
+    converted: list[str] = []
+    magic = False
+    for line in raw:
+        opened = _IPYTHON_IN.match(line)
+        continued = _IPYTHON_MORE.match(line)
+        if opened:
+            code = line[opened.end() :]
+            magic = code.lstrip().startswith(("%", "!"))
+            converted.append(">>> pass" if magic else f">>> {code}")
+        elif continued and not magic:
+            converted.append(f"... {line[continued.end() :]}")
+        elif magic:
+            converted.append("")
+        else:
+            shown = _IPYTHON_OUT.match(line)
+            converted.append(line[shown.end() :] if shown else line)
+    return converted
 
 
 def statements(tree: ast.Module) -> list[Statement]:
