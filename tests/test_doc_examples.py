@@ -25,7 +25,7 @@ EXPECTED: dict[str, tuple[int, int, bool]] = {
     "topics/amp.md": (39, 141, True),
     "reviews/amp-custom-bwd-article.md": (8, 17, False),
     "reviews/disable-saved-tensors-hooks-article.md": (3, 12, False),
-    "topics/views-and-inplace.md": (41, 162, True),
+    "topics/views-and-inplace.md": (42, 165, True),
     "topics/tensors-from-data.md": (13, 43, True),
     "topics/checkpointing.md": (9, 50, True),
     "topics/gradscaler.md": (8, 57, True),

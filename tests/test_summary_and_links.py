@@ -144,6 +144,7 @@ AWAITING_GPU_RUN = {
     "topics/gradscaler.md": 8,
     "topics/saved-tensors.md": 1,
     "topics/tensors-from-data.md": 13,
+    "topics/views-and-inplace.md": 1,
 }
 
 

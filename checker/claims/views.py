@@ -176,6 +176,34 @@ def _view_any_layout_rule(device: Device, transposed: bool) -> Observation:
     )
 
 
+def probe_contiguous_copies_myth(device: Device) -> Observation:
+    return _contiguous_copies_rule(device, transposed=False)
+
+
+def control_contiguous_of_transpose(device: Device) -> Observation:
+    return _contiguous_copies_rule(device, transposed=True)
+
+
+def _contiguous_copies_rule(device: Device, transposed: bool) -> Observation:
+    """The myth "contiguous() always copies": contiguous() of a tensor that already is
+    contiguous returns a new tensor with its own storage, as it does for a transpose."""
+    x = _grid(device)
+    t = x.t() if transposed else x
+    c = t.contiguous()
+    shared = shares_storage(c, x)
+    key = "transposed" if transposed else "contiguous"
+    return Observation(
+        holds=not shared and c is not t,
+        rule="holds if contiguous() of a "
+        + ("transposed" if transposed else "contiguous")
+        + " 3 × 4 tensor returns another tensor that does not share its storage",
+        measurements=(
+            Measurement(f"vi-contiguous-of-{key}-same-object", c is t, "bool"),
+            Measurement(f"vi-contiguous-of-{key}-shares", shared, "bool"),
+        ),
+    )
+
+
 def probe_basic_indexing(device: Device) -> Observation:
     x = _grid(device)
     return _indexing_views_rule(
@@ -2001,6 +2029,44 @@ CLAIMS = (
                 "en": ("raise", "error", "fails"),
                 "ja": ("エラー", "例外"),
                 "ko": ("오류", "에러", "예외"),
+            },
+        ),
+    ),
+    Claim(
+        id="views/myth-contiguous-always-copies",
+        statement="contiguous() always returns a copy, even of a tensor that is already "
+        "contiguous.",
+        expect=Expect.FAILS,
+        probe=probe_contiguous_copies_myth,
+        control=Control(
+            "a transposed tensor",
+            control_contiguous_of_transpose,
+            measures=("vi-contiguous-of-transposed-shares",),
+        ),
+        measures=("vi-contiguous-of-contiguous-same-object", "vi-contiguous-of-contiguous-shares"),
+        vocabulary=Vocabulary(
+            subjects=("contiguous(",),
+            predicates={
+                "en": (
+                    "always copies",
+                    "always returns a copy",
+                    "always returns a new",
+                    "always allocates",
+                    "always makes a copy",
+                ),
+                "ja": ("常にコピー", "必ずコピー", "常に新しい", "必ず新しい", "毎回コピー"),
+                "ko": ("항상 복사", "언제나 복사", "항상 새로운", "항상 새 텐서", "매번 복사"),
+            },
+            opposites={
+                "en": (
+                    "returns the same tensor",
+                    "returns itself",
+                    "returns self",
+                    "no copy when",
+                    "only copies when",
+                ),
+                "ja": ("そのまま返", "自身を返", "同じテンソルを返"),
+                "ko": ("그대로 반환", "자기 자신을 반환", "같은 텐서를 반환"),
             },
         ),
     ),
