@@ -46,18 +46,26 @@ NEGATION: dict[Lang, re.Pattern[str]] = {
 }
 
 #: Phrases that hold a negation marker without denying anything: "not only", "whether or
-#: not", "otherwise", obligation ("must"), "only", "maybe", "merely", "regardless". They are
-#: taken out before negations are counted.
+#: not", "otherwise", obligation ("must"), "only", "maybe", "merely", "regardless", "no
+#: problem" (it is fine). They are taken out before negations are counted.
 AFFIRMATIVE_IDIOMS: dict[Lang, re.Pattern[str]] = {
-    "en": re.compile(r"\bnot\s+only\b|\bwhether\s+or\s+not\b", re.IGNORECASE),
+    "en": re.compile(
+        r"\bnot\s+only\b|\bwhether\s+or\s+not\b"
+        r"|\b(?:no\s+|without\s+(?:any\s+)?)(?:problem|issue|trouble)s?\b|\bnot\s+a\s+problem\b",
+        re.IGNORECASE,
+    ),
+    # "it is fine": 問題ない/問題ありません, 構わない, 差し支えない; 문제없다, 상관없다
     "ja": re.compile(
         r"だけでなく|のみならず|な(?:ければ|くては|いと)(?:なら|なり|いけ)(?:ない|ません)"
         r"|かもしれ(?:ない|ません)|に(?:違い|過ぎ)(?:ない|ません)"
         r"|しか[^。、！？]{0,30}?(?:ない|ありません|ません)"
+        r"|問題(?:は|も)?(?:ない|なく|ありません)|構わ(?:ない|ず|なく|ません)"
+        r"|差し支え(?:ない|なく|ありません)"
     ),
     "ko": re.compile(
         r"뿐(?:만)?\s*아니라|지\s*않(?:으면|고는)\s*안\s*[되됩돼된]"
         r"|(?:수)?밖에\s*(?:\S+\s*)?(?:없|않)|(?:관계|상관)\s*없이|그렇지\s*않(?:으면|다면)"
+        r"|(?:문제|상관|지장)\s*(?:가|는|도)?\s*없|틀림\s*없|빠짐\s*없|끊임\s*없|어김\s*없"
     ),
 }
 
@@ -346,6 +354,8 @@ def negation_scope(
         last_end = max(end for start, end in spans if start == scope_start)
         boundary = _CLAUSE_END[lang].search(text, last_end)
         scope_end = boundary.start() if boundary else len(text)
+        if boundary and boundary.group(0) in "、。,.":
+            scope_end += 1  # a negation ends at the mark: "コピーせず、" (NEGATION's ず、)
 
     def count(start: int, end: int, adnominal: bool = True) -> int:
         found = 0

@@ -94,3 +94,26 @@ def test_a_negated_english_relative_clause_does_not_deny_the_predicate(
     text: str, negated: bool
 ) -> None:
     assert predicate_negated(text, "en", ("correct",)) is negated
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "You can feed them to the classifier with no problem."),
+        ("en", "It trains later without any issues."),
+        ("ja", "そのまま学習に使っても問題ありません。"),
+        ("ja", "学習に使って構わない。"),
+        ("ko", "나중에 학습에 그대로 넣어도 문제없다."),
+        ("ko", "학습에 써도 상관없습니다."),
+    ],
+)
+def test_it_is_fine_is_no_negation(lang: Lang, text: str) -> None:
+    """'No problem' and its Japanese and Korean kin say that something works: they do not deny
+    the sentence's predicate."""
+    assert not is_negated(text, lang)
+
+
+def test_a_japanese_negation_that_ends_at_a_comma_belongs_to_its_clause() -> None:
+    """ "コピーせず、" (without copying,): the ず is read with the comma that ends it."""
+    text = "`expand()` はデータをコピーせず、ストライドを 0 にするだけです。"
+    assert predicate_negated(text, "ja", ("コピー",))

@@ -33,6 +33,7 @@ def _read(text: str, lang: str, claims: tuple[Claim, ...]) -> list[tuple[int, st
     [
         ("Automatic Mixed Precision package - torch.cuda.amp", "en"),
         ("inference_mode", "ko"),
+        ("expand()", "ja"),
         ("PyTorch autograd 메모리 이해하기: 저장된 텐서, no_grad, inference_mode", "ko"),
         ("`torch.no_grad()` と `torch.inference_mode()`", "ja"),
     ],

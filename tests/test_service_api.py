@@ -68,7 +68,8 @@ def test_an_article_is_checked_by_a_worker_with_the_scanners_findings(
         )
     )
     assert result["schema"] == SCHEMA
-    assert len(result["findings"]) == len(expected["findings"]) == 10
+    # 9: the heading "view() and reshape()" names an API and states nothing
+    assert len(result["findings"]) == len(expected["findings"]) == 9
     for got, want in zip(result["findings"], expected["findings"], strict=True):
         assert got == {**want, "path": "01-views-basics.md"}
     assert result["summary"]["contradicted"] == expected["summary"]["contradicted"] == 1
@@ -76,7 +77,7 @@ def test_an_article_is_checked_by_a_worker_with_the_scanners_findings(
     assert client.get(job["result_url"]).json() == result
     page = client.get(f"/results/{job['id']}")
     assert page.status_code == 200
-    assert page.text.count('class="finding"') == 10
+    assert page.text.count('class="finding"') == 9
 
 
 def test_a_worker_process_reports_its_torch_and_devices(client: TestClient) -> None:

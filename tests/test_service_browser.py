@@ -69,7 +69,7 @@ def test_an_article_submitted_in_the_browser_shows_its_findings(
     browser.find_element("id", "submit-article").click()
     table = _wait(browser, "#findings")
     findings = table.find_elements("css selector", ".finding")
-    assert len(findings) == 10
+    assert len(findings) == 9
     verdicts = [f.get_attribute("data-verdict") for f in findings]
     assert verdicts.count("contradicted") == 1
     contradicted = next(f for f in findings if f.get_attribute("data-verdict") == "contradicted")
@@ -89,7 +89,7 @@ def test_an_article_submitted_in_the_browser_shows_its_findings(
             "const r = await fetch('/api/scan/' + arguments[0]); return await r.text();", job_id
         )
     )
-    assert len(result["findings"]) == 10
+    assert len(result["findings"]) == 9
 
 
 def test_a_catalog_with_an_injected_script_is_refused(

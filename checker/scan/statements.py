@@ -142,7 +142,7 @@ def _with_examples(sentences: list[tuple[int, str]], lang: str) -> list[tuple[in
 
 
 #: What ends a sentence, as opposed to a heading, a caption or a lone word on its own line.
-_SENTENCE_CLOSE = re.compile(r"[.!?:;。！？：)）」』]\s*$")
+_SENTENCE_CLOSE = re.compile(r"(?:[.!?。！？][)）」』]?|[:;：])\s*$")
 #: Kana, kanji and Hangul syllables: what a Japanese or Korean sentence is long in.
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
 
