@@ -758,7 +758,17 @@ CLAIMS = (
             measures=("data-deepcopy-leaf-error",),
         ),
         measures=("data-deepcopy-non-leaf-error",),
-        vocabulary=Vocabulary(subjects=_DEEPCOPY, predicates=_RAISE, denies=False),
+        vocabulary=Vocabulary(
+            subjects=_DEEPCOPY,
+            predicates=_RAISE,
+            denies=False,
+            # "deepcopy copies intermediate tensors too, no problem": it works on non-leaves
+            opposites={
+                "en": ("intermediate tensors too", "non-leaf tensors too", "non-leaf tensors as"),
+                "ja": ("中間テンソルも問題なく", "中間テンソルもそのまま", "非リーフテンソルも"),
+                "ko": ("중간 텐서도 문제없이", "중간 텐서도 그대로", "비리프 텐서도"),
+            },
+        ),
     ),
     Claim(
         id="data/myth-deepcopy-keeps-graph",
@@ -805,7 +815,7 @@ CLAIMS = (
             predicates={
                 "en": ("still share", "share one storage", "keeps the sharing", "each other"),
                 "ja": ("共有したまま", "互いに", "共有関係"),
-                "ko": ("공유한 채", "서로", "공유 관계"),
+                "ko": ("공유한 채", "서로 ", "공유 관계"),  # "서로 ", not "텐서로부터"
             },
             unless={"en": (".grad",), "ja": (".grad",), "ko": (".grad",)},
         ),

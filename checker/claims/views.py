@@ -2004,7 +2004,15 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("view(",),
             predicates={
-                "en": ("any layout", "any shape", "any tensor", "after transpos", "even transpos"),
+                "en": (
+                    "any layout",
+                    "any shape",
+                    "any tensor",
+                    "after transpos",
+                    "even transpos",
+                    "transposed tensor can be flattened",
+                    "transposed tensor can be viewed",
+                ),
                 "ja": (
                     "どんなレイアウト",
                     "どんな形",
