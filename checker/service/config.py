@@ -44,6 +44,9 @@ class ServiceConfig:
     #: Build a preview of a translated page whose catalog the gate accepts (a Sphinx build
     #: of its language, seconds per check: checker.service.preview).
     preview: bool = True
+    #: Seconds between a worker's signs of life; one silent for four of them (it crashed, or
+    #: its machine went away) is no longer listed, and no check is routed to it.
+    worker_heartbeat_s: float = 5.0
     limits: ServiceLimits = dataclasses.field(default_factory=ServiceLimits)
 
     @property
@@ -80,6 +83,7 @@ class ServiceConfig:
             ("workers", int),
             ("snippet_timeout_s", float),
             ("snippet_memory_gib", float),
+            ("worker_heartbeat_s", float),
         ):
             raw = get(name.upper())
             if raw is not None:
@@ -105,6 +109,7 @@ class ServiceConfig:
             _PREFIX + "SNIPPET_TIMEOUT_S": repr(self.snippet_timeout_s),
             _PREFIX + "SNIPPET_MEMORY_GIB": repr(self.snippet_memory_gib),
             _PREFIX + "PREVIEW": "1" if self.preview else "0",
+            _PREFIX + "WORKER_HEARTBEAT_S": repr(self.worker_heartbeat_s),
         }
         if self.redis_url:
             env[_PREFIX + "REDIS_URL"] = self.redis_url

@@ -23,6 +23,7 @@ import functools
 import os
 import socket
 import threading
+import time
 import traceback
 from dataclasses import asdict
 from typing import Any
@@ -40,6 +41,8 @@ TASK = "checker.service.run_job"
 QUEUES = {"cpu": "checker", "cuda": "checker-cuda"}
 #: Workers describe themselves in these slots (``worker:0``, ``worker:1``...), taken atomically.
 WORKER_SLOTS = 64
+#: Heartbeats a worker may miss before it is taken for gone.
+SILENT_BEATS = 4
 
 
 def _key(kind: str, job_id: str) -> str:
@@ -59,7 +62,9 @@ class Queue:
         for name, queue_huey in self.hueys.items():
             run_job = _runner(self.huey, config, name)
             self.tasks[name] = queue_huey.task(name=TASK, retries=0)(run_job)
-            queue_huey.on_startup(name="report_worker")(_reporter(self.huey, name))
+            queue_huey.on_startup(name="report_worker")(
+                _reporter(self.huey, name, config.worker_heartbeat_s)
+            )
             queue_huey.on_shutdown(name="forget_worker")(_forgetter(self.huey))
         self._collecting = threading.Lock()
 
@@ -120,13 +125,25 @@ class Queue:
             worker = self.huey.get(f"worker:{slot}", peek=True)
             if worker is not None and str(worker.get("id", "")).startswith(here):
                 self.huey.delete(f"worker:{slot}")
+                self.huey.delete(_key("seen", str(worker["id"])))
 
     def workers(self) -> list[dict[str, Any]]:
+        """The workers there now, each with ``seen_s``: seconds since its last sign of life.
+        A stopped worker left its slot empty; one silent for :data:`SILENT_BEATS` heartbeats
+        (it crashed) has its slot emptied here."""
         found = []
-        for slot in range(WORKER_SLOTS):  # a stopped worker leaves its slot empty
+        now = time.time()
+        silent_s = SILENT_BEATS * self.config.worker_heartbeat_s
+        for slot in range(WORKER_SLOTS):
             worker = self.huey.get(f"worker:{slot}", peek=True)
-            if worker is not None:
-                found.append(worker)
+            if worker is None:
+                continue
+            seen = self.huey.get(_key("seen", str(worker.get("id"))), peek=True)
+            if seen is None or now - float(seen) > silent_s:
+                self.huey.delete(f"worker:{slot}")
+                self.huey.delete(_key("seen", str(worker.get("id"))))
+                continue
+            found.append({**worker, "seen_s": round(max(0.0, now - float(seen)), 1)})
         return found
 
     def collector(self, interval_s: float = 0.5) -> threading.Event:
@@ -171,8 +188,8 @@ def _runner(huey: Huey, config: ServiceConfig, queue: str) -> Any:
     return run_job
 
 
-def _reporter(huey: Huey, queue: str) -> Any:
-    return lambda: _report_worker(huey, queue)
+def _reporter(huey: Huey, queue: str, heartbeat_s: float) -> Any:
+    return lambda: _report_worker(huey, queue, heartbeat_s)
 
 
 def _forgetter(huey: Huey) -> Any:
@@ -203,9 +220,9 @@ def _run(huey: Huey, config: ServiceConfig, payload: dict[str, Any], queue: str 
     return str(outcome["status"])
 
 
-def _report_worker(huey: Huey, queue: str = "cpu") -> None:
+def _report_worker(huey: Huey, queue: str = "cpu", heartbeat_s: float = 5.0) -> None:
     """Each worker process says which queue it takes and which torch and devices it has
-    (``/api/workers``)."""
+    (``/api/workers``), and then, every ``heartbeat_s``, that it is still there."""
     from checker import devices
     from checker.typing import DEVICES
 
@@ -213,25 +230,48 @@ def _report_worker(huey: Huey, queue: str = "cpu") -> None:
     for device in DEVICES:
         presence = devices.presence(device)
         found[device] = "present" if presence.present else f"absent: {presence.reason}"
+    worker_id = f"{socket.gethostname()}:{os.getpid()}"
     info = {
-        "id": f"{socket.gethostname()}:{os.getpid()}",
+        "id": worker_id,
         "queue": queue,
         "torch": devices.torch_version(),
         "devices": found,
     }
+    seen = _key("seen", worker_id)
+    huey.put(seen, time.time())  # before the description: it is never listed as silent
     for slot in range(WORKER_SLOTS):
         if huey.put_if_empty(f"worker:{slot}", info):
             _reported.append(slot)
-            return
+            break
+    _beating.clear()
+
+    def beat() -> None:
+        while not _beating.wait(heartbeat_s):
+            try:
+                huey.put(seen, time.time())
+            except Exception:  # the storage is away for a moment: the next beat tries again
+                traceback.print_exc()
+
+    thread = threading.Thread(target=beat, name="checker-heartbeat", daemon=True)
+    thread.start()
+    _heart.append(thread)
 
 
-#: The slot this worker process described itself in.
+#: The slot this worker process described itself in, its heartbeat thread, and the event
+#: that stops it.
 _reported: list[int] = []
+_heart: list[threading.Thread] = []
+_beating = threading.Event()
 
 
 def _forget_worker(huey: Huey) -> None:
     """A worker that stops takes its description away: no check is routed to a queue whose
-    workers have all stopped (one that crashed stays listed until ``serve`` starts again)."""
+    workers have all stopped. One that crashed falls silent and :meth:`Queue.workers` drops
+    it."""
+    _beating.set()
+    while _heart:
+        _heart.pop().join(timeout=5)
+    huey.delete(_key("seen", f"{socket.gethostname()}:{os.getpid()}"))
     while _reported:
         huey.delete(f"worker:{_reported.pop()}")
 
