@@ -1921,9 +1921,9 @@ _VIEW: dict[Lang, tuple[str, ...]] = {
     "ko": (*_SHARE["ko"], "뷰"),
 }
 _COPY: dict[Lang, tuple[str, ...]] = {
-    "en": ("copy", "copies", "new memory"),
-    "ja": ("コピー", "複製", "新しいメモリ"),
-    "ko": ("복사", "새로운 메모리", "새 메모리"),
+    "en": ("copy", "copies", "new memory", "separate memory", "its own memory"),
+    "ja": ("コピー", "複製", "新しいメモリ", "別のメモリ", "別々のメモリ", "独立したメモリ"),
+    "ko": ("복사", "새로운 메모리", "새 메모리", "별도의 메모리", "별도 메모리", "독립된 메모리"),
 }
 _ALLOCATE: dict[Lang, tuple[str, ...]] = {
     "en": ("allocat", "new memory", "extra memory"),
@@ -1967,7 +1967,17 @@ CLAIMS = (
             "vi-flatten-contiguous-shares",
             "vi-view-reshape-allocated",
         ),
-        vocabulary=Vocabulary(subjects=("view(", "reshape("), predicates=_SHARE, opposites=_COPY),
+        vocabulary=Vocabulary(
+            subjects=("view(", "reshape("),
+            predicates=_SHARE,
+            opposites=_COPY,
+            # said of a transposed tensor, "reshape() copies" is the next claim, and true
+            unless={
+                "en": ("transpos", "non-contiguous", "not contiguous"),
+                "ja": ("転置", "非連続", "連続でない", "連続ではない"),
+                "ko": ("전치", "비연속", "연속적이지 않은"),
+            },
+        ),
     ),
     Claim(
         id="views/reshape-copies-non-contiguous",

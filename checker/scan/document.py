@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +15,18 @@ class BlockKind(enum.Enum):
     #: Output the article shows for the code block before it (a notebook output, a fence
     #: marked ``text``/``output`` right after a code fence).
     OUTPUT = "output"
+
+
+#: A paragraph that only announces the output of the code above it ("実行結果:", "Output:",
+#: "실행 결과는 다음과 같습니다."): the unlabelled fence after it is that output, not code.
+OUTPUT_LABEL = re.compile(
+    r"^[*_]*(?:"
+    r"(?:the\s+)?(?:output|result)s?(?:\s+is)?|(?:this|it|which)\s+(?:prints|outputs|gives)"
+    r"|(?:実行)?結果|出力(?:結果|例)?|(?:実行|出力)結果は(?:以下|次)の(?:通り|とおり)です"
+    r"|(?:실행\s*)?결과|출력(?:\s*결과)?|(?:실행\s*)?결과는\s*다음과\s*같습니다"
+    r")[*_]*\s*[:：.。]?\s*$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)

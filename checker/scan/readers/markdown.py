@@ -2,7 +2,8 @@
 
 Fenced code in a Python language (or with no language) is code, and so is a fence whose
 "language" is Python code (the article wrote its first line on the fence line); a
-``text``/``output`` fence right after a code fence is that code's shown output; paragraphs,
+``text``/``output`` fence right after a code fence is that code's shown output, and so is an
+unlabelled fence after a paragraph that only announces it ("実行結果:", "Output:"); paragraphs,
 headings, list items and table rows are prose (one block per row, its cells joined by ``|``, so
 that a paraphrase and the ``{verdict}`` beside it are read together). MyST directives are read
 through, except ``{claim}``: a claim directive's body is a statement the docs *evaluate* (a
@@ -19,7 +20,7 @@ from pathlib import Path
 from markdown_it.token import Token
 
 from checker.doctest.page import markdown
-from checker.scan.document import Block, BlockKind, Document, block
+from checker.scan.document import OUTPUT_LABEL, Block, BlockKind, Document, block
 
 #: Fence languages read as Python code.
 PYTHON = {"", "python", "py", "python3", "pycon", "ipython", "ipython3", "py3"}
@@ -39,7 +40,7 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
     """Blocks of Markdown ``text`` whose first line is article line ``offset + 1``."""
     lines = text.split("\n")
     found: list[Block] = []
-    previous_code = False
+    previous_code = labelled = False
     row: list[str] | None = None
     row_line = 0
     for token in markdown().parse(text):
@@ -75,18 +76,23 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
             if _code_on_fence_line(info):  # ```x = torch.ones(5)
                 body, first, language = [info, *body], first - 1, ""
             kind = None
-            if language in PYTHON:
+            if labelled and previous_code and language in OUTPUT | {""}:
+                kind = BlockKind.OUTPUT
+            elif language in PYTHON:
                 kind = BlockKind.CODE
             elif language in OUTPUT and previous_code:
                 kind = BlockKind.OUTPUT
             if kind is not None and any(line.strip() for line in body):
                 found.append(block(kind, body, first, language))
-            previous_code = kind is BlockKind.CODE
+            previous_code, labelled = kind is BlockKind.CODE, False
         elif token.type == "code_block":
             body = token.content.rstrip("\n").split("\n")
             found.append(block(BlockKind.CODE, body, offset + start + 1))
-            previous_code = True
+            previous_code, labelled = True, False
         elif token.type == "inline" and token.content.strip():
+            if previous_code and OUTPUT_LABEL.match(token.content.strip()):
+                labelled = True  # the code's output follows: stay after the code
+                continue
             found.extend(_prose(token, offset + start + 1, end - start))
             previous_code = False
     return found

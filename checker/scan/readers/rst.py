@@ -1,9 +1,11 @@
 """reStructuredText, parsed with docutils.
 
-Literal blocks, ``code-block``/``code`` directives and doctest blocks are code; paragraphs,
-titles and list items are prose. docutils' own errors and warnings (level 2 and up) are the
-document's errors, with their lines. Directives and roles docutils does not know (Sphinx's) are
-registered as generic ones first, so a Sphinx page reads without spurious errors.
+Literal blocks, ``code-block``/``code`` directives and doctest blocks are code (a plain
+literal block after a paragraph that only announces output, "Output::", is that code's
+output); paragraphs, titles and list items are prose. docutils' own errors and warnings
+(level 2 and up) are the document's errors, with their lines. Directives and roles docutils
+does not know (Sphinx's) are registered as generic ones first, so a Sphinx page reads without
+spurious errors.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from checker.scan.document import Block, BlockKind, Document, block
+from checker.scan.document import OUTPUT_LABEL, Block, BlockKind, Document, block
 
 
 def read(path: Path, text: str) -> Document:
@@ -38,6 +40,7 @@ def read(path: Path, text: str) -> Document:
     finder = _LineFinder(lines)
     blocks: list[Block] = []
     errors: list[tuple[int, str]] = []
+    previous_code = labelled = False
     for node in tree.findall(nodes.Element):
         if isinstance(node, nodes.system_message):
             errors.append((int(node.get("line") or 1), _message(node)))
@@ -52,11 +55,18 @@ def read(path: Path, text: str) -> Document:
                 if language in ("", "python", "pycon", "py") or ("python" in classes)
                 else None
             )
+            if labelled and previous_code and language in ("", "text", "output", "none"):
+                kind = BlockKind.OUTPUT  # after "Output::" or "実行結果::"
             if kind is not None:
                 blocks.append(block(kind, body, finder.find(body[0], node.line), language))
+            previous_code, labelled = kind is BlockKind.CODE, False
         elif isinstance(node, (nodes.paragraph, nodes.title)):
             body = node.astext().split("\n")
+            if previous_code and OUTPUT_LABEL.match(node.astext().strip()):
+                labelled = True  # the code's output follows: stay after the code
+                continue
             blocks.append(block(BlockKind.PROSE, body, finder.find(body[0], node.line)))
+            previous_code = False
     # A table of contents repeats the section titles: keep each line's text once.
     unique = list({(b.kind, b.line, b.text): b for b in blocks}.values())
     unique.sort(key=lambda b: b.line)
