@@ -1973,9 +1973,9 @@ CLAIMS = (
             opposites=_COPY,
             # said of a transposed tensor, "reshape() copies" is the next claim, and true
             unless={
-                "en": ("transpos", "non-contiguous", "not contiguous"),
-                "ja": ("転置", "非連続", "連続でない", "連続ではない"),
-                "ko": ("전치", "비연속", "연속적이지 않은"),
+                "en": ("transposed", "non-contiguous", "not contiguous"),
+                "ja": ("転置した", "転置後", "非連続", "連続でない", "連続ではない"),
+                "ko": ("전치한", "전치된", "비연속", "연속적이지 않은"),
             },
         ),
     ),
