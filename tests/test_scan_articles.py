@@ -51,6 +51,9 @@ SNIPPETS = [
      "raises RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3) (line 49)"),
     ("en/snippets.md", 56, "en", N, False, CUDA.format(56)),
     ("en/snippets.md", 67, "en", U, False, NOTHING),
+    ("en/snippets.md", 77, "en", C, False,
+     "line 77: the article states 'True', the run printed 'False'; line 79: the article "
+     "states 'True', the run gave 'False' (2 of 3 outputs differ)"),
     ("ja/memory.md", 10, "ja", S, False, SHOWN),
     ("ja/memory.md", 19, "ja", C, False,
      "line 19: the article states '2.5', the run printed '2.0'"),

@@ -256,6 +256,7 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
     if not prepared.expected:
         note = "; it uses CUDA, absent here" if uses_cuda else ""
         return Verdict.UNVERIFIED, None, f"runs; the article shows no output to compare{note}"
+    differences: list[tuple[int, str]] = []
     for expected in prepared.expected:
         expectation = expected
         if expectation.value:
@@ -274,18 +275,22 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
             line, want, got = _first_difference(expectation, got)
             expectation = dataclasses.replace(expectation, line=line, text=want)
         if not same:
-            verdict = Verdict.NEEDS_CUDA if uses_cuda else Verdict.CONTRADICTED
             shows = "states" if expectation.source == "comment" else "shows"
-            return (
-                verdict,
-                expectation.line,
+            differences.append(
                 (
+                    expectation.line,
                     f"line {expectation.line}: the article {shows} "
                     f"{_one_line(expectation.text)!r}, the run "
-                    f"{'printed' if not expectation.value else 'gave'} {_one_line(got)!r}"
-                ),
+                    f"{'printed' if not expectation.value else 'gave'} {_one_line(got)!r}",
+                )
             )
     count = len(prepared.expected)
+    if differences:  # one finding for the snippet, every difference in its evidence
+        verdict = Verdict.NEEDS_CUDA if uses_cuda else Verdict.CONTRADICTED
+        evidence = "; ".join(text for _, text in differences)
+        if len(differences) > 1:
+            evidence += f" ({len(differences)} of {count} outputs differ)"
+        return verdict, differences[0][0], evidence
     return Verdict.SUPPORTED, None, f"prints what the article shows ({count} output(s) compared)"
 
 
