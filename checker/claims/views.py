@@ -2818,7 +2818,7 @@ CLAIMS = (
         ),
         measures=("vi-leaf-inplace-error", "vi-leaf-inplace-under-no-grad"),
         vocabulary=Vocabulary(
-            subjects=("leaf", "リーフ", "리프"),
+            subjects=("leaf", "リーフ", "葉テンソル", "葉ノード", "리프"),
             predicates={
                 "en": ("raises", "refuses", "error"),
                 "ja": ("エラー", "使えません", "できません"),
@@ -2849,9 +2849,16 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=_IN_PLACE,
             predicates={
-                "en": ("overwrite", "gradient computation"),
-                "ja": ("上書き", "勾配計算"),
-                "ko": ("덮어쓸", "덮어쓰", "기울기 계산", "변화도 계산", "사다리 계산"),
+                "en": ("overwrite", "gradient computation", "saved for backward"),
+                "ja": ("上書き", "勾配計算", "保存されたテンソル"),
+                "ko": (
+                    "덮어쓸",
+                    "덮어쓰",
+                    "기울기 계산",
+                    "변화도 계산",
+                    "사다리 계산",
+                    "저장된 텐서",
+                ),
             },
         ),
     ),

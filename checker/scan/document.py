@@ -41,6 +41,11 @@ class Block:
     #: Extra text the block is read with for references to claims (for a catalog message:
     #: the English source line, which holds the ``{verdict}`` roles of its table row).
     context: str = ""
+    #: For a table row: the table's header cells and the row's own, so that a row of marks
+    #: ("| `index_select()` | O |" under "| op | shares memory |") can be read as the
+    #: statement it makes (:mod:`checker.scan.table`).
+    header: tuple[str, ...] = ()
+    cells: tuple[str, ...] = ()
     #: For a catalog message: the English it translates (``msgid``). A translation is judged
     #: contradicted only where its English is: whether a translation says the same as its
     #: English is the translation gate's question (``python -m checker i18n``), not this one.

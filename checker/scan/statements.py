@@ -27,6 +27,7 @@ from checker import language
 from checker.claim import Claim
 from checker.evidence import Outcome
 from checker.report import evidence_summary
+from checker.scan import table
 from checker.scan.document import Block, BlockKind
 from checker.scan.findings import Finding, Verdict
 from checker.scan.history import History
@@ -101,6 +102,9 @@ def mentions_in(
         return []  # a review's row or paragraph: it states what a claim's verdict is
     about = referenced_claims(block.text + " " + block.context, claims)
     subjects = _all_subjects(claims)
+    marks = table.statements(block.header, block.cells, lang)
+    if marks:  # a table row of marks: the statements it makes, quoted as the row
+        return _marked(block, lang, marks, claims, about)
     for offset, sentence in _with_examples(language.sentences(block.text), lang):
         if _MEASURED_ROLE.search(sentence):
             continue  # it reports a measured value: the docs build checks it
@@ -124,6 +128,30 @@ def mentions_in(
             and (_TORCH_NAME.search(sentence) or any(s in sentence for s in api_subjects))
         ):
             found.append(Mention(block, line, sentence, lang, None))
+    return found
+
+
+def _marked(
+    block: Block,
+    lang: str,
+    marks: list[tuple[str, str]],
+    claims: Sequence[Claim],
+    about: set[str],
+) -> list[Mention]:
+    """The claims a table row of marks states (see :mod:`checker.scan.table`), quoted as the
+    row and the column it was read under."""
+    found = []
+    row_subject = language.normalise(block.cells[0])
+    for column, sentence in marks:
+        seen: set[str] = set()
+        quote = f"{block.text} (under '{column}')"
+        for mention in language.mentions(sentence, lang, list(claims)):  # type: ignore[arg-type]
+            subjects = mention.claim.vocabulary.subjects if mention.claim.vocabulary else ()
+            if not any(language.names(subject, row_subject) for subject in subjects):
+                continue  # the claim's subject is in the header: it is not what the row is about
+            if mention.claim.id not in seen and mention.claim.id not in about:
+                seen.add(mention.claim.id)
+                found.append(Mention(block, block.line, sentence, lang, mention, quote))
     return found
 
 

@@ -43,14 +43,30 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
     previous_code = labelled = False
     row: list[str] | None = None
     row_line = 0
+    header: tuple[str, ...] = ()
+    in_head = False
     for token in markdown().parse(text):
+        if token.type in ("thead_open", "thead_close"):
+            in_head = token.type == "thead_open"
+            continue
         if token.type == "tr_open" and token.map:
             row, row_line = [], offset + token.map[0] + 1
             continue
         if token.type == "tr_close" and row is not None:
-            cells = " | ".join(cell.replace("\n", " ") for cell in row if cell.strip())
+            own = tuple(cell.replace("\n", " ").strip() for cell in row)
+            cells = " | ".join(cell for cell in own if cell)
+            if in_head:
+                header = own
             if cells:
-                found.append(Block(BlockKind.PROSE, cells, (row_line,)))
+                found.append(
+                    Block(
+                        BlockKind.PROSE,
+                        cells,
+                        (row_line,),
+                        header=() if in_head else header,
+                        cells=() if in_head else own,
+                    )
+                )
             row = None
             continue
         if row is not None:
@@ -113,10 +129,19 @@ def _prose(token: Token, first_line: int, span: int) -> list[Block]:
     text_lines = token.content.split("\n")
     numbers = [first_line + min(i, span - 1) for i in range(len(text_lines))]
     if len(text_lines) > 1 and all(line.lstrip().startswith("|") for line in text_lines):
-        # a pipe table the parser read as a paragraph: one block per row, cells joined
+        # a pipe table the parser read as a paragraph: one block per row, cells joined; the
+        # rows under a header keep its cells and their own (read for marks: scan.table)
+        headed = len(text_lines) > 2 and bool(_SEPARATOR.match(text_lines[1].strip()))
+        header = tuple(_cells(text_lines[0], keep_empty=True)) if headed else ()
         return [
-            Block(BlockKind.PROSE, " | ".join(_cells(line)), (number,))
-            for line, number in zip(text_lines, numbers, strict=True)
+            Block(
+                BlockKind.PROSE,
+                " | ".join(_cells(line)),
+                (number,),
+                header=header if index > 1 else (),
+                cells=tuple(_cells(line, keep_empty=True)) if header and index > 1 else (),
+            )
+            for index, (line, number) in enumerate(zip(text_lines, numbers, strict=True))
             if _cells(line) and not _SEPARATOR.match(line.strip())
         ]
     return [Block(BlockKind.PROSE, "\n".join(text_lines), tuple(numbers))]
@@ -125,8 +150,9 @@ def _prose(token: Token, first_line: int, span: int) -> list[Block]:
 _SEPARATOR = re.compile(r"^\|?[\s:|-]+\|?$")
 
 
-def _cells(row: str) -> list[str]:
-    return [cell.strip() for cell in row.strip().strip("|").split("|") if cell.strip()]
+def _cells(row: str, keep_empty: bool = False) -> list[str]:
+    cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+    return cells if keep_empty else [cell for cell in cells if cell]
 
 
 def _closed(token: Token, lines: list[str]) -> bool:
