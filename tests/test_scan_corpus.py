@@ -34,6 +34,7 @@ FOUND = {
     ("en", "indentation"): (1, 1),
     ("en", "session"): (1, 1),
     ("en", "statement-recognition"): (4, 4),
+    ("en", "typography"): (1, 1),
     ("en", "versions"): (1, 1),
     ("ja", "api-deprecated"): (5, 5),
     ("ja", "api-exists"): (2, 2),
@@ -44,6 +45,7 @@ FOUND = {
     ("ja", "indentation"): (4, 4),
     ("ja", "session"): (3, 3),
     ("ja", "statement-recognition"): (3, 3),
+    ("ja", "typography"): (1, 1),
     ("ja", "versions"): (1, 1),
     ("ko", "api-deprecated"): (4, 4),
     ("ko", "api-exists"): (2, 2),
@@ -54,6 +56,7 @@ FOUND = {
     ("ko", "indentation"): (2, 2),
     ("ko", "session"): (2, 2),
     ("ko", "statement-recognition"): (7, 7),
+    ("ko", "typography"): (1, 1),
     ("ko", "versions"): (1, 1),
 }
 

@@ -20,9 +20,11 @@ Customary imports the article leaves out (``import torch``, ``import numpy as np
 supplied, and the evidence says so; they are never the verdict.
 
 A block indented as a whole is dedented first: that is the page's layout, not the code's. A
-snippet that still does not compile because of its indentation (it lost it) is ``broken`` as
-published, at the line of the error; it is repaired and run repaired (so the snippets after
-it see what it defines), and its one finding gives both facts.
+snippet that still does not compile because of what publishing did to it (it lost its
+indentation, its quotes became typographic, its line numbers were copied with it:
+``indent``, ``typography``) is ``broken`` as published, at the line of the error; it is
+repaired and run repaired (so the snippets after it see what it defines), and its one finding
+gives both facts.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from checker.scan.program import Expectation, Program, expectations, from_block
 from checker.scan.readers.notebook import NOTEBOOK
 from checker.scan.sandbox import Outcome
 from checker.scan.sandbox import Program as SandboxProgram
+from checker.scan.typography import restore
 from checker.scan.values import same_value
 
 #: Code that uses a CUDA device (``torch.cuda.amp`` names a module, not a device).
@@ -87,7 +90,7 @@ class Prepared:
     #: nothing can run (see :attr:`compile_error`).
     program: Program | None
     expected: tuple[Expectation, ...] = ()
-    #: The published code's indentation error, when the code that runs was repaired.
+    #: The published code's error, when the code that runs was repaired.
     published: str = ""
     published_line: int = 0
     #: ``(article line, description)`` when even the code that would run does not compile.
@@ -97,6 +100,9 @@ class Prepared:
     customary: tuple[tuple[str, str], ...] = ()
     #: Only expressions (a list of method calls, as reference pages have), no statements.
     expressions_only: bool = False
+    #: How the code that runs was repaired: "its indentation repaired", "its line numbers
+    #: removed", "its typographic characters replaced" (``typography``).
+    repair: str = "its indentation repaired"
 
     @property
     def repaired(self) -> bool:
@@ -119,19 +125,38 @@ def prepare(code: Block, shown: Block | None) -> Prepared:
     if code.info == NOTEBOOK and not program.doctest:
         program = dataclasses.replace(program, mode="last")
     quote = _quote(code.text)
-    published, published_line = "", 0
+    published, published_line, how = "", 0, []
+    error = _compile_error(program.source)
+    restored = restore(program.source) if error is not None else None
+    if error is not None and restored is not None:  # typographic quotes, line numbers
+        published, published_line = _describe(error), program.article_line(error.lineno or 1)
+        program = dataclasses.replace(program, source=restored[0])
+        how.append(restored[1])
     if needs_repair(program.source):
         error = _compile_error(program.source)
         assert error is not None
-        published, published_line = _describe(error), program.article_line(error.lineno or 1)
+        if not published:
+            published = _describe(error)
+            published_line = program.article_line(error.lineno or 1)
         fixed = repair(program.source)
         if fixed is None:
             return Prepared(code, quote, None, compile_error=(published_line, published))
         program = dataclasses.replace(program, source=fixed)
+        how.append("its indentation repaired")
+    repaired_how = " and ".join(how) or "its indentation repaired"
     error = _compile_error(program.source)
     if error is not None:
         line = program.article_line(error.lineno or 1)
-        return Prepared(code, quote, None, (), published, published_line, (line, _describe(error)))
+        return Prepared(
+            code,
+            quote,
+            None,
+            (),
+            published,
+            published_line,
+            (line, _describe(error)),
+            repair=repaired_how,
+        )
     tree = ast.parse(program.source)
     expected = expectations(
         program, tree, doctest_outputs, shown.text if shown else None, shown.line if shown else 0
@@ -147,6 +172,7 @@ def prepare(code: Block, shown: Block | None) -> Prepared:
         frozenset(names.bound(tree)),
         names.customary_for(tree),
         bool(tree.body) and all(isinstance(n, ast.Expr) for n in tree.body),
+        repaired_how,
     )
 
 
@@ -184,7 +210,7 @@ def judge(
             return finding(
                 Verdict.BROKEN,
                 line,
-                f"as published: {prepared.published}; with its indentation repaired it still "
+                f"as published: {prepared.published}; with {prepared.repair} it still "
                 f"does not compile: {description}",
             )
         return finding(Verdict.BROKEN, line, f"as published: {description}")
@@ -198,8 +224,7 @@ def judge(
     return finding(
         Verdict.BROKEN,
         prepared.published_line,
-        f"as published: {prepared.published}; with its indentation repaired: "
-        f"{verdict.value}, {evidence}",
+        f"as published: {prepared.published}; with {prepared.repair}: {verdict.value}, {evidence}",
     )
 
 
