@@ -2047,7 +2047,8 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("autocast",),
             predicates={
-                "en": ("default", "bfloat16", "float16"),
+                # what autocast picks by itself, not any sentence naming a dtype
+                "en": ("default", "uses bfloat16", "uses float16", "picks", "chooses"),
                 "ja": ("デフォルト", "既定"),
                 "ko": ("기본",),
             },
