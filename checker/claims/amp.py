@@ -2484,10 +2484,33 @@ CLAIMS = (
         ),
         vocabulary=Vocabulary(
             subjects=("GradScaler",),
+            # "small gradients do not underflow" says what the claim says: the negation is
+            # part of these stems, which come before the bare word
             predicates={
-                "en": ("underflow", "small gradient", "vanish"),
-                "ja": ("アンダーフロー", "小さな勾配", "消失"),
-                "ko": ("언더플로", "작은 기울기", "작은 변화도", "소실"),
+                "en": (
+                    "do not underflow",
+                    "does not underflow",
+                    "don't underflow",
+                    "no longer underflow",
+                    "underflow",
+                    "small gradient",
+                    "vanish",
+                ),
+                "ja": (
+                    "アンダーフローしない",
+                    "アンダーフローせず",
+                    "アンダーフロー",
+                    "小さな勾配",
+                    "消失",
+                ),
+                "ko": (
+                    "언더플로가 일어나지 않",
+                    "언더플로되지 않",
+                    "언더플로",
+                    "작은 기울기",
+                    "작은 변화도",
+                    "소실",
+                ),
             },
         ),
     ),
