@@ -28,7 +28,7 @@ EXPECTED: dict[str, tuple[int, int, bool]] = {
     "topics/views-and-inplace.md": (42, 165, True),
     "topics/tensors-from-data.md": (13, 43, True),
     "topics/checkpointing.md": (9, 50, True),
-    "topics/gradscaler.md": (8, 57, True),
+    "topics/gradscaler.md": (9, 64, True),
     "reviews/copies-and-inplace-article.md": (3, 10, False),
 }
 

@@ -41,6 +41,45 @@ def _same(a: Any, b: Any) -> bool:
 # -- what the scaler changes -----------------------------------------------------------------
 
 
+def probe_scaler_backward_in_float32_myth(device: Device) -> Observation:
+    return _backward_dtype_rule(device, autocast=True)
+
+
+def control_backward_without_autocast(device: Device) -> Observation:
+    return _backward_dtype_rule(device, autocast=False)
+
+
+def _backward_dtype_rule(device: Device, autocast: bool) -> Observation:
+    """The myth "GradScaler runs backward in float32": the gradient that reaches the output
+    of a linear layer run in float16 (under autocast) arrives in float32 when the loss is
+    scaled."""
+    import contextlib
+
+    import torch
+
+    model, x = _model(device), _batch(device)
+    scaler = torch.amp.GradScaler(device)
+    seen: list[str] = []
+    region = torch.autocast(device, dtype=torch.float16) if autocast else contextlib.nullcontext()
+    with region:
+        out = model(x)
+    out.register_hook(lambda grad: seen.append(str(grad.dtype).removeprefix("torch.")))
+    scaler.scale(out.float().pow(2).mean()).backward()
+    key = "autocast" if autocast else "plain"
+    return Observation(
+        holds=seen == ["float32"],
+        rule="holds if, with a scaled loss, the gradient reaching the output of a linear layer "
+        + ("run under float16 autocast" if autocast else "run without autocast")
+        + " is float32",
+        measurements=(
+            Measurement(
+                f"scaler-{key}-output-dtype", str(out.dtype).removeprefix("torch."), "dtype"
+            ),
+            Measurement(f"scaler-{key}-output-grad-dtype", ", ".join(seen), "dtype"),
+        ),
+    )
+
+
 def probe_scaler_runs_in_float16(device: Device) -> Observation:
     return _compute_dtype_rule(device, autocast=False)
 
@@ -328,6 +367,35 @@ def _penalty_rule(device: Device, autograd_grad: bool) -> Observation:
 
 
 CLAIMS = (
+    Claim(
+        id="scaler/myth-scaler-backward-in-float32",
+        statement="GradScaler runs backward in float32: the gradients that flow back through "
+        "float16 operations become float32.",
+        expect=Expect.FAILS,
+        probe=probe_scaler_backward_in_float32_myth,
+        measures=("scaler-autocast-output-dtype", "scaler-autocast-output-grad-dtype"),
+        control=Control(
+            "the same step without autocast",
+            control_backward_without_autocast,
+            measures=("scaler-plain-output-grad-dtype",),
+        ),
+        vocabulary=Vocabulary(
+            subjects=_SCALER,
+            predicates={
+                "en": (
+                    "backward in float32",
+                    "backward pass in float32",
+                    "backward pass to float32",
+                    "gradients to float32",
+                    "gradients in float32",
+                    "backward in fp32",
+                    "to fp32",
+                ),
+                "ja": ("FP32に", "fp32に", "float32に", "FP32で", "float32で", "単精度で逆伝播"),
+                "ko": ("FP32로", "fp32로", "float32로", "FP32에서", "float32에서"),
+            },
+        ),
+    ),
     Claim(
         id="scaler/myth-scaler-computes-in-float16",
         statement="GradScaler makes the model's operations run in float16.",
