@@ -49,3 +49,42 @@ def test_a_literal_block_after_output_colons_is_the_codes_output() -> None:
         (BlockKind.OUTPUT, "2", 7),
         (BlockKind.PROSE, "After.", 9),
     ]
+
+
+HTML = """\
+<html><head><script>document.write("<pre>x = 1</pre>")</script></head><body>
+<nav><p>Menu: <code>torch.nope</code></p></nav>
+<p>Inline <code>view()</code> &amp; friends.<br>Second line.</p>
+<pre><code class="language-python">
+print(1 + 1)
+</code></pre>
+<p><b>Output</b></p>
+<pre>2</pre>
+<pre class="language-bash">pip install torch</pre>
+<table><tr><th>op</th><th>shares memory</th></tr>
+<tr><td><code>clone()</code></td><td>✗</td></tr></table>
+<p>unclosed <code>paragraph
+"""
+
+
+def test_a_web_page_is_read_as_the_article_a_browser_shows() -> None:
+    from checker.scan.readers import html
+
+    blocks = html.read(Path("a.html"), HTML).blocks
+    assert [(b.kind, b.text, b.line) for b in blocks] == [
+        (BlockKind.PROSE, "Inline `view()` & friends. Second line.", 3),
+        (BlockKind.CODE, "print(1 + 1)", 5),
+        (BlockKind.OUTPUT, "2", 8),
+        (BlockKind.PROSE, "op | shares memory", 10),
+        (BlockKind.PROSE, "`clone()` | ✗", 11),
+        (BlockKind.PROSE, "unclosed `paragraph", 12),
+    ]
+    row = blocks[-2]
+    assert (row.header, row.cells) == (("op", "shares memory"), ("`clone()`", "✗"))
+
+
+def test_a_web_page_that_is_not_one_reads_as_nothing_and_raises_nothing() -> None:
+    from checker.scan.readers import html
+
+    for text in ("", "<<<>>>", "<pre>" * 2000, "</p></pre></table>", "<p>" + "a" * 100_000):
+        html.read(Path("a.html"), text)

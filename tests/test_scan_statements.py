@@ -92,7 +92,7 @@ def test_korean_sentences_are_read_one_at_a_time(claims: tuple[Claim, ...]) -> N
 def test_small_gradients_that_do_not_underflow_agree_with_the_scaler_claim(
     claims: tuple[Claim, ...],
 ) -> None:
-    """"Do not underflow" is what GradScaler's claim says, not a denial of it."""
+    """ "Do not underflow" is what GradScaler's claim says, not a denial of it."""
     text = "GradScaler scales the loss so small gradients do not underflow."
     block = Block(BlockKind.PROSE, text, (1,))
     (mention,) = [

@@ -20,7 +20,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = commands.add_parser(
         "scan",
         help="check an article: run its code sandboxed and judge its claims",
-        description="Scan articles (.md, .rst, .txt, .po, .ipynb; folders are searched) for "
+        description="Scan articles (.md, .rst, .txt, .po, .ipynb, .html; folders are searched) for "
         "statements that execution contradicts and code that does not run.",
     )
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")

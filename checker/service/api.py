@@ -44,7 +44,7 @@ def _accepted(request: Request, job: Job, result_path: str) -> JSONResponse:
 @router.post("/api/scan", status_code=202, tags=["articles"])
 async def api_scan(
     request: Request,
-    file: Annotated[UploadFile | None, File(description=".md, .rst, .txt or .ipynb")] = None,
+    file: Annotated[UploadFile | None, File(description=".md, .rst, .txt, .ipynb or .html")] = None,
     text: Annotated[str | None, Form(description="the article, as Markdown")] = None,
     lang: Annotated[str, Form()] = "auto",
     run: Annotated[bool, Form(description="run the snippets (needs a token)")] = False,

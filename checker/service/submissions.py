@@ -22,7 +22,7 @@ from checker.service.limits import (
 )
 
 #: Article formats the scanner reads, by suffix.
-ARTICLE_SUFFIXES = (".md", ".rst", ".txt", ".ipynb")
+ARTICLE_SUFFIXES = (".md", ".rst", ".txt", ".ipynb", ".html")
 #: Languages an article may be checked in; ``auto`` detects.
 ARTICLE_LANGS = ("auto", "en", "ja", "ko")
 #: Languages a translation may be submitted for.

@@ -1,8 +1,9 @@
 """Readers: one per file format, each ``(path, text) -> Document``.
 
-``read(path)`` picks the reader by suffix (``.md``, ``.rst``, ``.po``, ``.ipynb``; anything else
-is plain text), refuses binary files and files over :data:`MAX_BYTES`, and decodes UTF-8
-strictly: a file that is not UTF-8 is reported with the line of its first bad byte.
+``read(path)`` picks the reader by suffix (``.md``, ``.rst``, ``.po``, ``.ipynb``, ``.html``;
+anything else is plain text), refuses binary files and files over :data:`MAX_BYTES`, and
+decodes UTF-8 strictly: a file that is not UTF-8 is reported with the line of its first bad
+byte.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ FORMATS = {
     ".po": "po",
     ".pot": "po",
     ".ipynb": "notebook",
+    ".html": "html",
+    ".htm": "html",
 }
 
 
