@@ -52,3 +52,22 @@ def test_an_ipython_transcript_runs_as_a_session_and_its_outputs_are_compared() 
 def test_a_block_without_prompts_is_a_script() -> None:
     program, outputs = from_block("x = 1\nprint(x)  # In [1]: is only text here", (1, 2))
     assert (program.mode, program.doctest, outputs) == ("exec", False, [])
+
+
+def test_an_ellipsis_inside_shown_output_is_output_not_a_continuation() -> None:
+    text = (
+        ">>> w.add_(1)\n"
+        "Traceback (most recent call last):\n"
+        "  ...\n"
+        "RuntimeError: a leaf Variable ...\n"
+        ">>> for i in range(2):\n"
+        "...     print(i)\n"
+        "0\n"
+        "1"
+    )
+    program, outputs = from_block(text, tuple(range(1, 9)))
+    assert program.source.split("\n") == ["w.add_(1)", "for i in range(2):", "    print(i)"]
+    assert outputs == [
+        (1, "Traceback (most recent call last):\n...\nRuntimeError: a leaf Variable ...", 2),
+        (3, "0\n1", 7),
+    ]

@@ -2043,6 +2043,31 @@ CLAIMS = (
             "st-gradient-bytes",
             "st-saved-after-backward-error",
         ),
+        vocabulary=Vocabulary(
+            subjects=("backward(",),
+            predicates={
+                "en": ("frees the saved", "frees saved", "second time raises", "twice raises"),
+                "ja": (
+                    "2回目はエラー",
+                    "二度目はエラー",
+                    "2回呼ぶとエラー",
+                    "保存されたテンソルを解放",
+                ),
+                "ko": ("두 번 호출하면 오류", "두 번째 호출은 오류", "저장된 텐서를 해제"),
+            },
+            # "a second backward just accumulates the gradient again" denies it
+            opposites={
+                "en": (
+                    "accumulates the gradient again",
+                    "accumulates again",
+                    "can be called twice",
+                    "can call backward twice",
+                ),
+                "ja": ("勾配がもう一度加算", "2回呼べ", "二度呼べ", "何度でも呼べ"),
+                "ko": ("두 번 호출할 수 있", "여러 번 호출할 수 있", "변화도가 다시 누적"),
+            },
+            unless={"en": ("retain_graph",), "ja": ("retain_graph",), "ko": ("retain_graph",)},
+        ),
     ),
     # measuring
     Claim(

@@ -1,6 +1,8 @@
 """Comparing what a snippet printed with what the article says it prints.
 
-Strict on values, tolerant of formatting: whitespace runs are one space; a number matches
+A shown traceback (doctest's, or IPython's) matches when the run raised the same exception
+with the same message, ``...`` standing for anything in it. Otherwise: strict on values,
+tolerant of formatting: whitespace runs are one space; a number matches
 when it differs by at most one unit in the last digit the article prints, or by a relative
 1e-6 (``0.3793`` accepts ``0.37926``; ``2.`` and ``2.0`` are equal); everything else must be
 identical. Lines the article adds that hold no value (a lone ``:``, a stray comment, a note
@@ -17,7 +19,37 @@ _SPACE = re.compile(r"\s+")
 _PUNCTUATION_ONLY = re.compile(r"^[\W_]*$")
 
 
+#: The first line of a shown traceback: doctest's, or IPython's rule and header.
+_TRACEBACK = re.compile(r"^\s*(?:Traceback \(most recent call last\)|-{10,}\s*$)", re.MULTILINE)
+#: The line that names the exception: ``RuntimeError: message`` (a dotted name allowed).
+_EXCEPTION = re.compile(
+    r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning))(?::\s*(.*))?$"
+)
+
+
+def shown_exception(text: str) -> tuple[str, str] | None:
+    """The exception (type without its module, message) that a shown output is the
+    traceback of, or ``None`` when it is no traceback."""
+    if not _TRACEBACK.match(text.lstrip("\n")):
+        return None
+    for line in reversed(text.strip().split("\n")):
+        found = _EXCEPTION.match(line.strip())
+        if found:
+            return found.group(1).rsplit(".", 1)[-1], (found.group(2) or "").strip()
+    return None
+
+
+def brief(text: str) -> str:
+    """What a shown output says, in a line: the exception of a traceback, else the text."""
+    exception = shown_exception(text)
+    return f"{exception[0]}: {exception[1]}".rstrip(": ") if exception else text
+
+
 def matches(expected: str, got: str) -> bool:
+    want_exception = shown_exception(expected)
+    if want_exception is not None:  # the article shows an exception: the same one, raised
+        got_exception = shown_exception(got)
+        return got_exception is not None and _same_exception(want_exception, got_exception)
     want_lines = _clean_expected(expected, got)
     got_lines = [_normal(line) for line in got.strip("\n").split("\n") if line.strip()]
     if len(want_lines) != len(got_lines):
@@ -67,3 +99,12 @@ def close(want: str, got: str) -> bool:
     )
     unit = 10.0**-decimals if decimals else 0.0
     return abs(a - b) <= max(unit, 1e-6 * abs(a)) * (1 + 1e-9)
+
+
+def _same_exception(want: tuple[str, str], got: tuple[str, str]) -> bool:
+    """Same type; the message as doctest's ELLIPSIS reads it ("..." stands for anything),
+    whitespace runs as one space. A shown message that is cut short matches its start."""
+    if want[0] != got[0]:
+        return False
+    pattern = ".*".join(re.escape(_normal(part)) for part in want[1].split("..."))
+    return re.match(pattern, _normal(got[1]), re.DOTALL) is not None

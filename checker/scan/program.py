@@ -95,6 +95,8 @@ def from_block(text: str, lines: tuple[int, ...]) -> tuple[Program, list[tuple[i
     shown_at = 0
     for line, number in zip(raw, lines, strict=True):
         match = _PROMPT.match(line)
+        if match and match.group(2) == "..." and pending:
+            match = None  # "..." inside shown output (a traceback's elided frames) is output
         if match:
             if pending and source:
                 outputs.append((len(source), "\n".join(pending), shown_at))

@@ -69,6 +69,9 @@ class Program:
     customary: tuple[tuple[str, str], ...] = ()
     #: It may use CUDA.
     gpu: bool = False
+    #: Statement indices whose exception the article shows (a doctest or IPython traceback):
+    #: it is printed as the statement's output, and the session goes on.
+    raises: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,7 @@ class Sandbox:
                             "mode": p.mode,
                             "watch": {str(k): v for k, v in p.watch.items()},
                             "customary": [list(pair) for pair in p.customary],
+                            "raises": sorted(p.raises),
                         }
                         for p in programs
                     ],

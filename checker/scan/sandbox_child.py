@@ -350,7 +350,7 @@ def readable_paths() -> list[str]:
     return sorted(p for p in {*installation, *SYSTEM_DIRS} if p and os.path.isdir(p))
 
 
-def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:
+def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:  # noqa: PLR0912
     supplied = []
     for name, line in program.get("customary", []):
         if name not in namespace and not hasattr(builtins, name):
@@ -360,6 +360,7 @@ def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, An
     offsets: list[list[int]] = []
     values: dict[str, str] = {}
     watch = {int(k): v for k, v in program.get("watch", {}).items()}
+    raises = {int(i) for i in program.get("raises", [])}
     source = str(program["source"])
     mode = program["mode"]
     linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
@@ -388,6 +389,13 @@ def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, An
                 name = watch.get(index)
                 if name and name != "expr" and name in namespace:
                     values[str(index)] = _repr(namespace[name])
+        except Exception as exc:
+            if index not in raises:  # the snippet's failure is the result
+                offsets.append([start, _position()])
+                report.update(offsets=offsets, error=_error(exc, _line_of(exc, node.lineno)))
+                return report
+            # the article shows this exception: it is the statement's output, as in doctest
+            print(f"Traceback (most recent call last):\n  ...\n{type(exc).__name__}: {exc}")
         except BaseException as exc:  # the snippet's failure is the result
             offsets.append([start, _position()])
             report.update(offsets=offsets, error=_error(exc, _line_of(exc, node.lineno)))

@@ -111,12 +111,18 @@ class Prepared:
     def to_run(self, cuda_present: bool) -> SandboxProgram:
         assert self.program is not None
         watch = {e.first: e.value for e in self.expected if e.source == "comment" and e.value}
+        raises = frozenset(
+            e.last
+            for e in self.expected
+            if e.source == "doctest" and compare.shown_exception(e.text) is not None
+        )
         return SandboxProgram(
             self.program.source,
             self.program.mode,
             watch,
             self.customary,
             gpu=cuda_present and "cuda" in self.program.source,
+            raises=raises,
         )
 
 
@@ -305,8 +311,9 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
                 (
                     expectation.line,
                     f"line {expectation.line}: the article {shows} "
-                    f"{_one_line(expectation.text)!r}, the run "
-                    f"{'printed' if not expectation.value else 'gave'} {_one_line(got)!r}",
+                    f"{_one_line(compare.brief(expectation.text))!r}, the run "
+                    f"{'printed' if not expectation.value else 'gave'} "
+                    f"{_one_line(compare.brief(got))!r}",
                 )
             )
     count = len(prepared.expected)
