@@ -101,3 +101,19 @@ def test_small_gradients_that_do_not_underflow_agree_with_the_scaler_claim(
         if m.mention and m.mention.claim.id == "amp/gradscaler-recovers-small-gradients"
     ]
     assert mention.asserts
+
+
+def test_an_english_sentence_in_a_japanese_article_is_read_in_english(
+    claims: tuple[Claim, ...],
+) -> None:
+    """A quoted English sentence is read with the English vocabulary; its finding still
+    belongs to the Japanese article (and links to the Japanese page)."""
+    text = (
+        "フォーラムの回答です。Running the forward pass inside disable_saved_tensors_hooks "
+        "reduces the memory autograd uses."
+    )
+    found = mentions_in(Block(BlockKind.PROSE, text, (1,)), "ja", claims)
+    (quoted,) = [m for m in found if m.mention is not None]
+    assert quoted.mention is not None
+    assert quoted.mention.claim.id == "saved-tensors/myth-disable-reduces-memory"
+    assert (quoted.lang, quoted.read_in) == ("ja", "en")

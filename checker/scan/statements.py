@@ -50,6 +50,10 @@ class Mention:
     mention: language.Mention | None
     #: The sentence as the article has it ("" when it is :attr:`sentence`).
     original: str = ""
+    #: The language the sentence is written in, when it is not the article's (an English
+    #: sentence quoted in a Japanese post): its words are read in that language, and the
+    #: finding still links to the page in the article's.
+    read_in: str = ""
 
     @property
     def quote(self) -> str:
@@ -116,12 +120,14 @@ def mentions_in(
         if named is not None:
             topic.subject = named
         original = sentence if read != sentence else ""
-        matched = language.mentions(read, lang, list(claims))  # type: ignore[arg-type]
+        written_in = _written_in(sentence, lang)
+        matched = language.mentions(read, written_in, list(claims))  # type: ignore[arg-type]
+        read_in = written_in if written_in != lang else ""
         seen: set[str] = set()
         for mention in matched:
             if mention.claim.id not in seen and mention.claim.id not in about:
                 seen.add(mention.claim.id)
-                found.append(Mention(block, line, read, lang, mention, original))
+                found.append(Mention(block, line, read, lang, mention, original, read_in))
         if (
             not matched
             and _is_sentence(sentence)
@@ -153,6 +159,19 @@ def _marked(
                 seen.add(mention.claim.id)
                 found.append(Mention(block, block.line, sentence, lang, mention, quote))
     return found
+
+
+def _written_in(sentence: str, lang: str) -> str:
+    """The language of one sentence of a ``lang`` article: its own when its script says so
+    plainly (six English words and no Japanese or Korean in a Japanese or Korean article;
+    Hangul or kana in an English one), else the article's."""
+    if lang in ("ja", "ko"):
+        prose = re.sub(r"`[^`]*`", " ", sentence)
+        if not _CJK.search(prose) and len(re.findall(r"[A-Za-z]{2,}", prose)) >= 6:
+            return "en"
+        return lang
+    detected = language.detect(sentence)
+    return detected if detected != "en" and len(_CJK.findall(sentence)) >= 8 else lang
 
 
 def _with_examples(sentences: list[tuple[int, str]], lang: str) -> list[tuple[int, str]]:
@@ -276,7 +295,7 @@ def judge(
             link(claim.id, mention.lang),
         )
 
-    lang: Lang = mention.lang  # type: ignore[assignment]
+    lang: Lang = mention.read_in or mention.lang  # type: ignore[assignment]
     opposite = mention.mention.opposite
     words = (
         (claim.vocabulary.opposites if opposite else claim.vocabulary.predicates)
