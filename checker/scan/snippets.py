@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from checker.scan import compare, names
 from checker.scan.document import Block
 from checker.scan.findings import Finding, Verdict
-from checker.scan.indent import needs_repair, repair
+from checker.scan.indent import repair
 from checker.scan.program import Expectation, Program, expectations, from_block
 from checker.scan.readers.notebook import NOTEBOOK
 from checker.scan.sandbox import Outcome
@@ -131,26 +131,30 @@ def prepare(code: Block, shown: Block | None) -> Prepared:
     if code.info == NOTEBOOK and not program.doctest:
         program = dataclasses.replace(program, mode="last")
     quote = _quote(code.text)
-    published, published_line, how = "", 0, []
-    error = _compile_error(program.source)
-    restored = restore(program.source) if error is not None else None
-    if error is not None and restored is not None:  # typographic quotes, line numbers
-        published, published_line = _describe(error), program.article_line(error.lineno or 1)
+    # What publishing did to code that does not compile is undone, then lost indentation
+    # rebuilt; each step compiles the code once, and the first error is what was published.
+    how: list[str] = []
+    error = published_error = _compile_error(program.source)
+    if error is not None and (restored := restore(program.source)) is not None:
         program = dataclasses.replace(program, source=restored[0])
         how.append(restored[1])
-    if needs_repair(program.source):
         error = _compile_error(program.source)
-        assert error is not None
-        if not published:
-            published = _describe(error)
-            published_line = program.article_line(error.lineno or 1)
+    if isinstance(error, IndentationError):
         fixed = repair(program.source)
         if fixed is None:
-            return Prepared(code, quote, None, compile_error=(published_line, published))
+            assert published_error is not None
+            published_at = program.article_line(published_error.lineno or 1)
+            return Prepared(
+                code, quote, None, compile_error=(published_at, _describe(published_error))
+            )
         program = dataclasses.replace(program, source=fixed)
         how.append("its indentation repaired")
+        error = _compile_error(program.source)
+    published, published_line = "", 0
+    if how and published_error is not None:
+        published = _describe(published_error)
+        published_line = program.article_line(published_error.lineno or 1)
     repaired_how = " and ".join(how) or "its indentation repaired"
-    error = _compile_error(program.source)
     if error is not None:
         line = program.article_line(error.lineno or 1)
         return Prepared(
