@@ -389,17 +389,14 @@ def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, An
                 name = watch.get(index)
                 if name and name != "expr" and name in namespace:
                     values[str(index)] = _repr(namespace[name])
-        except Exception as exc:
-            if index not in raises:  # the snippet's failure is the result
+        except BaseException as exc:
+            if index in raises and isinstance(exc, Exception):
+                # the article shows this exception: it is the statement's output, as in doctest
+                print(f"Traceback (most recent call last):\n  ...\n{type(exc).__name__}: {exc}")
+            else:  # the snippet's failure is the result
                 offsets.append([start, _position()])
                 report.update(offsets=offsets, error=_error(exc, _line_of(exc, node.lineno)))
                 return report
-            # the article shows this exception: it is the statement's output, as in doctest
-            print(f"Traceback (most recent call last):\n  ...\n{type(exc).__name__}: {exc}")
-        except BaseException as exc:  # the snippet's failure is the result
-            offsets.append([start, _position()])
-            report.update(offsets=offsets, error=_error(exc, _line_of(exc, node.lineno)))
-            return report
         offsets.append([start, _position()])
     report["offsets"] = offsets
     return report
