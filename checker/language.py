@@ -99,18 +99,26 @@ SPELLED_NUMBERS: dict[str, float] = {
 _SPELLED = re.compile(r"\b(" + "|".join(SPELLED_NUMBERS) + r")\b", re.IGNORECASE)
 
 
+def cjk_letters(text: str) -> int:
+    """How many Japanese and Korean letters (kana, Han, Hangul) ``text`` holds."""
+    return len(_HANGUL.findall(text)) + len(_KANA.findall(text)) + len(_HAN.findall(text))
+
+
+def latin_words(text: str) -> int:
+    """How many words of two or more Latin letters ``text`` holds."""
+    return len(_LATIN_WORD.findall(text))
+
+
 def detect(text: str) -> Lang:
     """The language of ``text``: Korean if it has Hangul, Japanese if it has kana or Han,
     else English; English too when such characters are few beside Latin words (an English
     page that quotes a Japanese or Korean example)."""
     hangul, kana = len(_HANGUL.findall(text)), len(_KANA.findall(text))
-    han = len(_HAN.findall(text))
-    latin_words = len(_LATIN_WORD.findall(text))
-    if hangul + kana + han < latin_words / 10:
+    if cjk_letters(text) < latin_words(text) / 10:
         return "en"
     if hangul and hangul >= kana:
         return "ko"
-    if kana or han:
+    if kana or _HAN.search(text):
         return "ja"
     return "en"
 

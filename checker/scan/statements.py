@@ -123,11 +123,8 @@ def mentions_in(
         written_in = _written_in(sentence, lang)
         matched = language.mentions(read, written_in, list(claims))  # type: ignore[arg-type]
         read_in = written_in if written_in != lang else ""
-        seen: set[str] = set()
-        for mention in matched:
-            if mention.claim.id not in seen and mention.claim.id not in about:
-                seen.add(mention.claim.id)
-                found.append(Mention(block, line, read, lang, mention, original, read_in))
+        for mention in _once(matched, about):
+            found.append(Mention(block, line, read, lang, mention, original, read_in))
         if (
             not matched
             and _is_sentence(sentence)
@@ -149,16 +146,28 @@ def _marked(
     found = []
     row_subject = language.normalise(block.cells[0])
     for column, sentence in marks:
-        seen: set[str] = set()
         quote = f"{block.text} (under '{column}')"
-        for mention in language.mentions(sentence, lang, list(claims)):  # type: ignore[arg-type]
-            subjects = mention.claim.vocabulary.subjects if mention.claim.vocabulary else ()
-            if not any(language.names(subject, row_subject) for subject in subjects):
-                continue  # the claim's subject is in the header: it is not what the row is about
-            if mention.claim.id not in seen and mention.claim.id not in about:
-                seen.add(mention.claim.id)
-                found.append(Mention(block, block.line, sentence, lang, mention, quote))
+        # a claim whose subject is only in the header is not what the row is about
+        about_row = [
+            mention
+            for mention in language.mentions(sentence, lang, list(claims))  # type: ignore[arg-type]
+            if mention.claim.vocabulary
+            and any(language.names(s, row_subject) for s in mention.claim.vocabulary.subjects)
+        ]
+        for mention in _once(about_row, about):
+            found.append(Mention(block, block.line, sentence, lang, mention, quote))
     return found
+
+
+def _once(matched: list[language.Mention], about: set[str]) -> list[language.Mention]:
+    """The claims a sentence states, each once, leaving out those its block names by id."""
+    seen: set[str] = set()
+    kept = []
+    for mention in matched:
+        if mention.claim.id not in seen and mention.claim.id not in about:
+            seen.add(mention.claim.id)
+            kept.append(mention)
+    return kept
 
 
 def _written_in(sentence: str, lang: str) -> str:
@@ -167,11 +176,11 @@ def _written_in(sentence: str, lang: str) -> str:
     Hangul or kana in an English one), else the article's."""
     if lang in ("ja", "ko"):
         prose = re.sub(r"`[^`]*`", " ", sentence)
-        if not _CJK.search(prose) and len(re.findall(r"[A-Za-z]{2,}", prose)) >= 6:
+        if not language.cjk_letters(prose) and language.latin_words(prose) >= 6:
             return "en"
         return lang
     detected = language.detect(sentence)
-    return detected if detected != "en" and len(_CJK.findall(sentence)) >= 8 else lang
+    return detected if detected != "en" and language.cjk_letters(sentence) >= 8 else lang
 
 
 def _with_examples(sentences: list[tuple[int, str]], lang: str) -> list[tuple[int, str]]:
@@ -190,8 +199,6 @@ def _with_examples(sentences: list[tuple[int, str]], lang: str) -> list[tuple[in
 
 #: What ends a sentence, as opposed to a heading, a caption or a lone word on its own line.
 _SENTENCE_CLOSE = re.compile(r"(?:[.!?。！？][)）」』]?|[:;：])\s*$")
-#: Kana, kanji and Hangul syllables: what a Japanese or Korean sentence is long in.
-_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
 
 
 def _is_sentence(text: str) -> bool:
@@ -202,7 +209,7 @@ def _is_sentence(text: str) -> bool:
     if _SENTENCE_CLOSE.search(text):
         return True
     words = re.sub(r"`[^`]*`", "x", text).split()
-    return len(words) >= 10 or len(_CJK.findall(text)) >= 15
+    return len(words) >= 10 or language.cjk_letters(text) >= 15
 
 
 def _all_subjects(claims: Sequence[Claim]) -> tuple[str, ...]:

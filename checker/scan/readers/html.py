@@ -19,6 +19,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from checker.scan.document import OUTPUT_LABEL, Block, BlockKind, Document, block
+from checker.scan.readers.markdown import OUTPUT, PYTHON
 
 #: Elements whose content is not the article.
 SKIPPED = frozenset(
@@ -29,8 +30,8 @@ PROSE = frozenset(("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", 
 #: Classes of line-number gutters beside code (Hexo, Pygments' table layout, Prism).
 _GUTTER = re.compile(r"\b(?:gutter|linenos?|line-numbers-rows|lineno)\b")
 _LANGUAGE = re.compile(r"\b(?:language|lang|highlight|brush:?)-?\s*([\w+#.-]+)")
-_PYTHON = frozenset(("", "python", "py", "python3", "py3", "pycon", "ipython", "ipython3"))
-_OUTPUT = frozenset(("text", "output", "plaintext", "plain", "txt", "none", "console-output"))
+#: Output languages: Markdown's, and the names HTML highlighters give plain text.
+_OUTPUT = OUTPUT | {"plaintext", "plain"}
 _VOID = frozenset(("br", "img", "hr", "meta", "link", "input", "wbr", "source", "col"))
 
 
@@ -176,7 +177,7 @@ class _Page(HTMLParser):
         if self.previous_code and (self.labelled or language in _OUTPUT):
             self.blocks.append(block(BlockKind.OUTPUT, lines, line, language))
             self.previous_code = self.labelled = False
-        elif language in _PYTHON:
+        elif language in PYTHON:
             self.blocks.append(block(BlockKind.CODE, lines, line, language))
             self.previous_code, self.labelled = True, False
         else:
