@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from checker.report.plain_text import plain
 from tests.helpers import ROOT
 
 LANGS = ("ja", "ko")
@@ -33,34 +34,43 @@ LANGS = ("ja", "ko")
 VARIANTS = ("sphinx", "cold", "warm", "parallel")
 
 
+def _sphinx(lang: str, out: Path, fast: bool, *options: str) -> list[str]:
+    """The command that builds ``lang`` into ``out`` (``html/``, ``doctrees/``), with the
+    checker's fast translation path or Sphinx's own."""
+    return [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        "html",
+        *options,
+        "-c",
+        str(ROOT),
+        "-D",
+        f"language={lang}",
+        "-D",
+        f"checker_fast_i18n={int(fast)}",
+        "-d",
+        str(out / "doctrees"),
+        str(ROOT / "docs"),
+        str(out / "html"),
+    ]
+
+
+def _env(store: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "CHECKER_TEXT_STORE": store,
+    }
+
+
 def _build(lang: str, variant: str, out: Path, store: Path) -> subprocess.Popen[bytes]:
     fast = variant != "sphinx"
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "sphinx",
-            "-b",
-            "html",
-            "-c",
-            str(ROOT),
-            "-D",
-            f"language={lang}",
-            "-D",
-            f"checker_fast_i18n={int(fast)}",
-            "-d",
-            str(out / "doctrees"),
-            "-q",
-            *(["-j", "2"] if variant == "parallel" else []),
-            str(ROOT / "docs"),
-            str(out / "html"),
-        ],
-        env={
-            **os.environ,
-            "PYTHONPATH": str(ROOT),
-            "PYTHONDONTWRITEBYTECODE": "1",
-            "CHECKER_TEXT_STORE": str(store) if fast else "off",
-        },
+        _sphinx(lang, out, fast, "-q", *(["-j", "2"] if variant == "parallel" else [])),
+        env=_env(str(store) if fast else "off"),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -139,50 +149,23 @@ def test_the_japanese_splitter_splits_every_catalog_text_as_sphinx_does() -> Non
     assert different == []
 
 
-_TERMINAL_CODES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-
-
 def _rebuild(lang: str, out: Path) -> tuple[list[str], str]:
     """Build ``lang`` again into the warm build's folders (``out``): the pages Sphinx read
     again, and its output."""
     rebuild = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sphinx",
-            "-b",
-            "html",
-            "-N",
-            "-c",
-            str(ROOT),
-            "-D",
-            f"language={lang}",
-            "-D",
-            "checker_fast_i18n=1",
-            "-d",
-            str(out / "doctrees"),
-            str(ROOT / "docs"),
-            str(out / "html"),
-        ],
-        env={
-            **os.environ,
-            "PYTHONPATH": str(ROOT),
-            "PYTHONDONTWRITEBYTECODE": "1",
-            "CHECKER_TEXT_STORE": str(out.parent / "store"),
-        },
+        _sphinx(lang, out, True, "-N"),
+        env=_env(str(out.parent / "store")),
         capture_output=True,
         text=True,
         check=True,
     )
     # Sphinx may erase and rewrite its progress line (ANSI "erase line", carriage returns)
     # whatever the colour setting: read the page names past those.
-    plain = _TERMINAL_CODES.sub("", rebuild.stdout)
+    lines = [plain(line) for line in re.split(r"[\r\n]+", rebuild.stdout)]
     read = [
-        ln.split("]", 1)[1].strip()
-        for ln in re.split(r"[\r\n]+", plain)
-        if ln.strip().startswith("reading sources... [")
+        ln.split("]", 1)[1].strip() for ln in lines if ln.strip().startswith("reading sources... [")
     ]
-    return read, plain
+    return read, "\n".join(lines)
 
 
 @pytest.mark.parametrize("clocks", ["agree", "disagree"])
