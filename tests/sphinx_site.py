@@ -29,7 +29,10 @@ class Site:
         path.write_text(before + text, encoding="utf-8")
         return before.count("\n") + 1
 
-    def build(self, builder: str = "html", lang: str = "en", *extra: str) -> Build:
+    def build(
+        self, builder: str = "html", lang: str = "en", *extra: str, fresh: bool = True
+    ) -> Build:
+        """Build one language; ``fresh=False`` keeps the last build's environment."""
         out = self.root / "_build" / builder / lang
         warnings = self.root / f"warnings-{builder}-{lang}.txt"
         code = build_main(
@@ -43,7 +46,7 @@ class Site:
                 "-W",
                 "--keep-going",
                 "-q",
-                "-E",
+                *(["-E"] if fresh else []),
                 "-w",
                 str(warnings),
                 *extra,

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 import torch
 
+from checker.doctest.cuda_record import snippet_digest
+from checker.doctest.page import parse_page
 from tests.helpers import sample
 
 pytest_plugins = ["pytester"]
@@ -128,6 +130,10 @@ def test_a_recorded_run_says_where_and_when_it_ran(pytester: pytest.Pytester) ->
     gpu = torch.cuda.is_available()
     assert data["device_name"] == (torch.cuda.get_device_name(0) if gpu else "no CUDA device")
     assert data["measured_at"].startswith("20")
+    # the snippets that passed on CUDA, by digest: none where CUDA cannot run
+    page = parse_page(pytester.path / "docs" / "device_aware.md")
+    digests = sorted({snippet_digest("device_aware.md", s) for s in page.snippets})
+    assert data["ran"] == ({"device_aware.md": digests} if gpu else {})
 
 
 def test_only_pages_changed_since_their_last_passing_run_run_again(

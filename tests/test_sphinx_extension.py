@@ -313,3 +313,76 @@ def test_outcomes_across_releases_are_shown_beside_the_badges(site: Site) -> Non
     assert "Across torch releases (CPU): </em>2.4 fails · 2.5 holds · 2.13 holds" in html
     ja = site.build("html", "ja").html()
     assert "torch 2.5 以降は成立" in ja
+
+
+_EXAMPLES = """
+```pycon
+>>> torch.ones(2, device=device).sum().item()
+2.0
+```
+
+```pycon
+>>> torch.zeros(2, device=device).sum().item()
+0.0
+```
+
+% snippet: cuda-only: the caching allocator exists only on CUDA
+```pycon
+>>> torch.cuda.memory_allocated() >= 0
+True
+```
+"""
+
+
+def test_examples_not_run_on_cuda_are_marked_and_follow_the_record(site: Site) -> None:
+    """The committed CUDA run names the first example and the CUDA-only one: the second is
+    marked as run on the CPU only, the CUDA-only one says where it was checked; a new record
+    naming every example removes the mark on the next (incremental) build."""
+    from checker.doctest.cuda_record import snippet_digest
+    from checker.doctest.page import parse_page
+
+    site.append("index.md", _EXAMPLES)
+    first, second, cuda_only = parse_page(site.page("index.md")).snippets
+    evidence = site.root / "evidence"
+    evidence.mkdir()
+
+    def record(*snippets: object) -> None:
+        (evidence / "doctest-cuda.json").write_text(
+            json.dumps(
+                {
+                    "device_name": "NVIDIA H100 80GB HBM3",
+                    "torch": "2.11.0+cu130",
+                    "measured_at": "2026-11-22T22:41:29+00:00",
+                    "snippets": {"cuda": {"passed": len(snippets), "failed": 0, "skipped": 0}},
+                    "ran": {"index.md": [snippet_digest("index.md", s) for s in snippets]},
+                }
+            )
+        )
+
+    record(first, cuda_only)
+    build = site.build()
+    assert (build.code, build.warnings) == (0, "")
+    html = build.html()
+    assert html.count('class="checker-cuda-run') == 2
+    pending = html.index("checker-cuda-pending")
+    assert html.index("0.0") < pending < html.index("memory_allocated")
+    assert (
+        "Not yet run on CUDA: this example is newer than the last recorded GPU run "
+        "(NVIDIA H100 80GB HBM3, torch 2.11.0+cu130, 2026-11-22) and has run on the CPU only."
+    ) in html
+    assert (
+        "CUDA only: checked on NVIDIA H100 80GB HBM3 with torch 2.11.0+cu130, recorded 2026-11-22."
+    ) in html
+
+    record(first, second, cuda_only)
+    html = site.build(fresh=False).html()
+    assert html.count('class="checker-cuda-run') == 1
+    assert "checker-cuda-pending" not in html
+
+    (evidence / "doctest-cuda.json").unlink()
+    html = site.build(fresh=False).html()
+    assert html.count("checker-cuda-pending") == 3
+    assert "CUDA only, and not yet run on a GPU: its output is not checked yet." in html
+    assert "CUDA 専用の例で、まだ GPU で実行していません。出力は未検証です。" in (
+        site.build("html", "ja").html()
+    )

@@ -136,8 +136,9 @@ def test_summary_counts_the_snippets_newer_than_the_recorded_cuda_run(tmp_path: 
 
 
 #: Device-aware snippets written since the last GPU run (doctest-cuda.json, 2026-11-22), per
-#: page: they ran on the CPU only, as no GPU machine was lent to the sessions that wrote them.
-#: The next ``nox`` run on a GPU machine records them and empties this.
+#: page: they ran on the CPU only, as no GPU machine was lent to the sessions that wrote them,
+#: and the pages mark each of them. The next ``nox`` run on a GPU machine records them and
+#: empties this.
 AWAITING_GPU_RUN = {
     "topics/amp.md": 2,
     "topics/checkpointing.md": 9,
@@ -149,17 +150,63 @@ AWAITING_GPU_RUN = {
 
 
 def test_the_committed_cuda_record_matches_the_pages() -> None:
-    """The recorded CUDA tally is evidence, not decoration: it must name a GPU and count every
-    device-aware example of the docs (a page that gained examples needs a new GPU run, or its
+    """The recorded CUDA run is evidence, not decoration: it names a GPU, every snippet it
+    counts as passed is named by digest, and the device-aware snippets it does not name are
+    exactly those awaiting a GPU run (a page that gained examples needs a new GPU run, or its
     new snippets declared in ``AWAITING_GPU_RUN``)."""
+    from checker.doctest import cuda_record
+    from checker.doctest.page import parse_page
     from tests.test_doc_examples import EXPECTED
 
-    data = json.loads(
-        (Path(__file__).parent.parent / "docs" / "_evidence" / "doctest-cuda.json").read_text()
-    )
-    cuda = data["snippets"]["cuda"]
-    assert cuda["failed"] == 0
-    assert data["device_name"].startswith("NVIDIA")
+    docs = Path(__file__).parent.parent / "docs"
+    record = cuda_record.load(docs / "_evidence" / "doctest-cuda.json")
+    assert record is not None
+    assert record.failed == 0
+    assert record.device_name.startswith("NVIDIA")
+    assert sum(len(digests) for digests in record.ran.values()) == record.passed
+    pending = {
+        page: len(cuda_record.not_run_on_cuda(parse_page(docs / page), record)) for page in EXPECTED
+    }
+    assert {page: n for page, n in pending.items() if n} == AWAITING_GPU_RUN
     device_aware = sum(snippets for snippets, _, aware in EXPECTED.values() if aware)
-    assert all(EXPECTED[page][2] for page in AWAITING_GPU_RUN)
-    assert cuda["passed"] + cuda["skipped"] == device_aware - sum(AWAITING_GPU_RUN.values())
+    assert record.passed + record.skipped == device_aware - sum(AWAITING_GPU_RUN.values())
+
+
+def test_an_edited_snippet_is_no_longer_counted_as_run_on_cuda(tmp_path: Path) -> None:
+    from checker.doctest import cuda_record
+    from checker.doctest.page import parse_page
+
+    page = tmp_path / "docs" / "topics" / "p.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("```pycon\n>>> device\n'cpu'\n```\n\n```pycon\n>>> 1 + 1\n2\n```\n")
+    snippets = parse_page(page).snippets
+    record = tmp_path / "doctest-cuda.json"
+    record.write_text(
+        json.dumps(
+            {
+                "device_name": "NVIDIA H100 80GB HBM3",
+                "torch": "2.11.0+cu130",
+                "measured_at": "2026-11-22T21:55:00+00:00",
+                "snippets": {"cuda": {"passed": 2, "failed": 0, "skipped": 0}},
+                "ran": {
+                    "topics/p.md": [cuda_record.snippet_digest("topics/p.md", s) for s in snippets]
+                },
+            }
+        )
+    )
+    loaded = cuda_record.load(record)
+    assert cuda_record.not_run_on_cuda(parse_page(page), loaded) == []
+    page.write_text(page.read_text().replace("1 + 1\n2", "2 + 2\n4"))
+    assert [s.lineno for s in cuda_record.not_run_on_cuda(parse_page(page), loaded)] == [6]
+    assert len(cuda_record.not_run_on_cuda(parse_page(page), None)) == 2
+
+
+def test_an_unreadable_cuda_record_names_its_file(tmp_path: Path) -> None:
+    import pytest
+
+    from checker.doctest import cuda_record
+
+    record = tmp_path / "doctest-cuda.json"
+    record.write_text('{"device_name": "x"')
+    with pytest.raises(cuda_record.CudaRecordError, match=r"doctest-cuda\.json"):
+        cuda_record.load(record)

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from checker.doctest.cuda_record import docs_path, snippet_digest
 from checker.doctest.output import OPTIONFLAGS, DeviceOutputChecker
 from checker.doctest.page import Page, PageError, Snippet, parse_page
 from checker.typing import DEVICES
@@ -139,6 +140,7 @@ class SnippetItem(pytest.Item):
         self.namespace = namespace
         self.user_properties.append(("device", device))
         self.user_properties.append(("page", str(self.path)))
+        self.user_properties.append(("snippet", snippet_digest(docs_path(self.path), snippet)))
 
     def runtest(self) -> None:
         if self.device == "cuda":
@@ -215,6 +217,8 @@ class SnippetTally:
         self.previous: dict[str, dict[str, Outcome]] = {}
         self.pages: dict[tuple[str, str], Outcome] = {}
         self.reused_counts: Counter[str] = Counter()
+        #: Digests of the snippets that passed on CUDA, per page below ``docs/``.
+        self.ran_on_cuda: dict[str, set[str]] = defaultdict(set)
 
     def pytest_configure(self, config: pytest.Config) -> None:
         option = config.getoption("--doc-unchanged")
@@ -261,6 +265,9 @@ class SnippetTally:
             return
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self.counts[str(device)][report.outcome] += 1
+            if device == "cuda" and report.passed:
+                page_name = docs_path(Path(str(properties.get("page"))))
+                self.ran_on_cuda[page_name].add(str(properties.get("snippet")))
             page = self.pages.get((str(properties.get("page")), str(device)))
             if page is not None:
                 page[report.outcome] += 1
@@ -295,7 +302,8 @@ class SnippetTally:
         if summary:
             _write_json(Path(summary), self.data())
         if record:
-            _write_json(Path(record), recorded(self.data()))
+            on_cuda = {p: sorted(digests) for p, digests in sorted(self.ran_on_cuda.items())}
+            _write_json(Path(record), recorded(self.data(), on_cuda))
         if self.unchanged_file is not None:
             pages: dict[str, dict[str, Outcome]] = defaultdict(dict)
             for (page, device), outcome in sorted(self.pages.items()):
@@ -319,8 +327,9 @@ class SnippetTally:
         return data
 
 
-def recorded(snippets: dict[str, Any]) -> dict[str, Any]:
-    """The counts of one run, with where and when they were measured."""
+def recorded(snippets: dict[str, Any], ran: dict[str, list[str]]) -> dict[str, Any]:
+    """The counts of one run, with where and when they were measured, and the digests of the
+    snippets that passed on CUDA (see :mod:`checker.doctest.cuda_record`)."""
     import datetime
     import platform
 
@@ -333,6 +342,7 @@ def recorded(snippets: dict[str, Any]) -> dict[str, Any]:
         "python": platform.python_version(),
         "measured_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "snippets": snippets,
+        "ran": ran,
     }
 
 

@@ -11,6 +11,7 @@ from checker.sphinx.charts import setup_charts
 from checker.sphinx.claims import setup_claims
 from checker.sphinx.claims_index import setup_claims_index
 from checker.sphinx.config import setup_config
+from checker.sphinx.cuda_runs import setup_cuda_runs
 from checker.sphinx.fast_i18n import setup_fast_i18n
 from checker.sphinx.glossary import setup_glossary
 from checker.sphinx.languages import setup_languages
@@ -32,6 +33,7 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     setup_measured(app)
     setup_claims_index(app)
     setup_charts(app)
+    setup_cuda_runs(app)
     setup_languages(app)
     setup_catalogs(app)
     setup_translatable(app)

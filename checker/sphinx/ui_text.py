@@ -50,6 +50,14 @@ LABELS: dict[str, str] = {
     "outcome-fails": "fails",
     "outcome-error": "probe error",
     "outcome-not-run": "not run",
+    "cuda-pending": "Not yet run on CUDA: this example has run on the CPU only.",
+    "cuda-pending-since": "Not yet run on CUDA: this example is newer than the last recorded GPU "
+    "run ({device}, torch {torch}, {date}) and has run on the CPU only.",
+    "cuda-only-pending": "CUDA only, and not yet run on a GPU: its output is not checked yet.",
+    "cuda-only-pending-since": "CUDA only, and not yet run on a GPU: this example is newer than "
+    "the last recorded GPU run ({device}, torch {torch}, {date}), so its output is not checked "
+    "yet.",
+    "cuda-only-ran": "CUDA only: checked on {device} with torch {torch}, recorded {date}.",
 }
 
 #: How each language names itself in the language switcher.
