@@ -48,6 +48,7 @@ const regions = [
   ['chart', 'svg'],
   ['heading', 'h1, h2, h3, h4, h5, h6'],
   ['generated', '.checker-badges, .checker-claim-label, .checker-context, .checker-verdict,'
+    + ' .checker-cuda-run,'
     + ' .checker-chart-data thead, .checker-claims-table thead'],
   ['theme', '.bd-header, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-footer,'
     + ' .bd-footer-article, .prev-next-area, .bd-header-article, .navbar-header-items'],
@@ -165,12 +166,13 @@ def _screenshots(driver: Any, lang: str, page: str) -> list[Path]:
         ("top", None),
         ("evidence", ".checker-evidence-body"),
         ("chart", ".checker-chart-svg"),
+        ("cuda-mark", ".checker-cuda-pending"),
     ):
         if selector is not None:
             found = driver.find_elements("css selector", selector)
             if not found:
                 continue
-            driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", found[0])
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", found[0])
         else:
             driver.execute_script("window.scrollTo(0, 0)")
         path = folder / f"{name}-{part}.png"
