@@ -41,6 +41,41 @@ def test_a_label_that_follows_prose_is_prose_and_the_fence_code() -> None:
     assert kinds == [BlockKind.PROSE, BlockKind.PROSE, BlockKind.CODE]
 
 
+@pytest.mark.parametrize(
+    ("fence", "kind"),
+    [
+        ("```:実行結果", BlockKind.OUTPUT),
+        ("```text:出力", BlockKind.OUTPUT),
+        ("```:output.txt", BlockKind.OUTPUT),
+        ("```python:check.py", BlockKind.CODE),
+        ("```:check.py", BlockKind.CODE),
+        ("```bash:run.sh", None),
+        ("```:run.sh", None),
+    ],
+)
+def test_a_fence_titled_as_qiita_and_zenn_write_it_is_read_by_its_language_and_title(
+    fence: str, kind: BlockKind | None
+) -> None:
+    text = f"```python:first.py\nprint(1 + 1)\n```\n\n{fence}\nx = 2\n```\n"
+    blocks = markdown.read(Path("a.md"), text).blocks
+    assert [(b.kind, b.text, b.lines[0]) for b in blocks] == [
+        (BlockKind.CODE, "print(1 + 1)", 2),
+        *([(kind, "x = 2", 6)] if kind is not None else []),
+    ]
+
+
+def test_a_zenn_box_is_read_as_markdown() -> None:
+    text = (
+        ":::message alert\nA tensor is **never** copied.\n:::\n\n"
+        ":::details Code\n```python\nx = 1\n```\n:::\n"
+    )
+    blocks = markdown.read(Path("a.md"), text).blocks
+    assert [(b.kind, b.text, b.lines[0]) for b in blocks] == [
+        (BlockKind.PROSE, "A tensor is **never** copied.", 2),
+        (BlockKind.CODE, "x = 1", 7),
+    ]
+
+
 def test_a_literal_block_after_output_colons_is_the_codes_output() -> None:
     text = ".. code-block:: python\n\n   print(1 + 1)\n\nOutput::\n\n   2\n\nAfter.\n"
     document = rst.read(Path("a.rst"), text)

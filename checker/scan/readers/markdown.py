@@ -78,7 +78,8 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
         start, end = token.map
         if token.type in ("fence", "colon_fence"):
             info = token.info.strip()
-            if info.startswith("{"):
+            if info.startswith("{") or token.type == "colon_fence":
+                # a MyST directive, or a Zenn box (":::message", ":::details Title"): Markdown
                 if not info.startswith(SKIPPED_DIRECTIVES):
                     body_offset = offset + start + 1
                     found.extend(blocks_of(token.content.rstrip("\n"), body_offset, errors))
@@ -89,7 +90,10 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
             language = info.split()[0].lower() if info else ""
             body = token.content.rstrip("\n").split("\n")
             first = offset + start + 2
-            if _code_on_fence_line(info):  # ```x = torch.ones(5)
+            titled = _TITLED.fullmatch(info)
+            if titled:  # ```python:train.py, ```:実行結果 (Qiita, Zenn)
+                language, labelled = _titled_language(titled["language"], titled["title"], labelled)
+            elif _code_on_fence_line(info):  # ```x = torch.ones(5)
                 body, first, language = [info, *body], first - 1, ""
             kind = None
             if labelled and previous_code and language in OUTPUT | {""}:
@@ -112,6 +116,23 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
             found.extend(_prose(token, offset + start + 1, end - start))
             previous_code = False
     return found
+
+
+#: A fence's language and title, as Qiita and Zenn write them: ```python:train.py, ```:出力.
+_TITLED = re.compile(r"(?P<language>[\w+#.-]*):(?P<title>[^\s:].*)")
+
+
+def _titled_language(language: str, title: str, labelled: bool) -> tuple[str, bool]:
+    """The language of a titled fence, and whether its title announces output: a title such as
+    "実行結果" or "output" makes it the output of the code above; a file name with another
+    extension than ``.py`` (``run.sh``, ``config.yaml``) makes an untyped fence not Python."""
+    language = language.lower()
+    if OUTPUT_LABEL.match(title.strip()):
+        return language if language in OUTPUT else "", True
+    suffix = Path(title.strip()).suffix.lower()
+    if not language and suffix and suffix not in (".py", ".ipy"):
+        return suffix.lstrip("."), labelled
+    return language, labelled
 
 
 def _code_on_fence_line(info: str) -> bool:
