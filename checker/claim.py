@@ -52,11 +52,16 @@ class Vocabulary:
     #: "relu of a float32 tensor runs in float16": "the input is already bfloat16"); a
     #: sentence holding one is not read as stating the claim.
     unless: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
+    #: Per language, phrases that state the claim's own condition ("if you leave out" for a
+    #: claim about omitting an argument): a sentence conditioned by one of them states the
+    #: claim, it does not speak about it hypothetically.
+    conditions: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.subjects:
             raise ValueError("a vocabulary needs at least one subject")
-        unknown = (set(self.predicates) | set(self.opposites) | set(self.unless)) - set(LANGS)
+        languages = (self.predicates, self.opposites, self.unless, self.conditions)
+        unknown = set().union(*languages) - set(LANGS)
         if unknown:
             raise ValueError(f"unknown languages in vocabulary: {sorted(unknown)}")
 

@@ -8,6 +8,7 @@ not arbitrary prose, and everything it does is covered by tests in each language
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -256,10 +257,10 @@ def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:
         outside = lowered.replace(subject.lower(), "\0")  # a predicate is more than the subject
         opposite = False
         stems = vocabulary.predicates.get(lang, ())
-        predicate = next((p for p in stems if p.lower() in outside), None)
+        predicate = next((p for p in stems if stem_pattern(p).search(outside)), None)
         if predicate is None:
             stems = vocabulary.opposites.get(lang, ())
-            predicate = next((p for p in stems if p.lower() in outside), None)
+            predicate = next((p for p in stems if stem_pattern(p).search(outside)), None)
             opposite = True
         if predicate is None:
             continue
@@ -402,10 +403,21 @@ _ADNOMINAL: dict[str, re.Pattern[str]] = {
 }
 
 
+#: What a vocabulary stem writes for "a few words of any kind here": "only … nn.Sequential"
+#: matches "only takes an nn.Sequential" and "only accepts a plain nn.Sequential".
+STEM_GAP = " … "
+#: What the gap may span: up to 24 characters within one clause (a dot inside a name, as in
+#: ``scaler.step()``, does not end it).
+_GAP = r"(?:[^.;:!?。、，,！？；：]|\.(?=\S)){0,24}?"
+
+
+@functools.cache
+def stem_pattern(stem: str) -> re.Pattern[str]:
+    """The pattern of a vocabulary stem, case-insensitive (see :data:`STEM_GAP`)."""
+    parts = (re.escape(part.strip().lower()) for part in stem.split("…"))
+    return re.compile(_GAP.join(parts), re.IGNORECASE)
+
+
 def stem_spans(sentence: str, lang: Lang, stems: tuple[str, ...]) -> list[tuple[int, int]]:
     lowered = AFFIRMATIVE_IDIOMS[lang].sub(_blank, _prose(sentence)).lower()
-    return [
-        (m.start(), m.end())
-        for stem in stems
-        for m in re.finditer(re.escape(stem.lower()), lowered)
-    ]
+    return [(m.start(), m.end()) for stem in stems for m in stem_pattern(stem).finditer(lowered)]

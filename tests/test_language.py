@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from checker import language
 from checker.language import detect, is_negated, mentions, numbers, predicate_negated, sentences
 from checker.registry import load
 from checker.typing import Lang
@@ -117,3 +118,18 @@ def test_a_japanese_negation_that_ends_at_a_comma_belongs_to_its_clause() -> Non
     """ "コピーせず、" (without copying,): the ず is read with the comma that ends it."""
     text = "`expand()` はデータをコピーせず、ストライドを 0 にするだけです。"
     assert predicate_negated(text, "ja", ("コピー",))
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("it only takes an nn.Sequential", True),
+        ("it only accepts a plain nn.Sequential", True),
+        ("only a `torch.nn.Sequential`-like nn.Sequential", True),  # a dot inside a name
+        ("only this, never an nn.Sequential", False),  # another clause
+        ("only one thing. an nn.Sequential", False),  # another sentence
+        ("only if the model you pass is built as an nn.Sequential", False),  # too far apart
+    ],
+)
+def test_a_stem_gap_spans_a_few_words_of_one_clause(text: str, found: bool) -> None:
+    assert bool(language.stem_pattern("only … nn.Sequential").search(text)) is found

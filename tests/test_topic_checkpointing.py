@@ -43,7 +43,9 @@ def test_unknown_variant_is_refused() -> None:
 
 #: (language, line, claim, verdict) of every claim finding in the sample notes: one statement
 #: of each claim with a vocabulary per language, a denial of a myth (line 17), and a myth
-#: about checkpoint_sequential followed by its correction (lines 19 and 21).
+#: about checkpoint_sequential followed by its correction (lines 19 and 21), and the two myths
+#: again as a blind test of the scanner phrased them (lines 23 and 25: an omitted argument's
+#: own "if", a few words between "only" and "nn.Sequential").
 STATEMENTS = {
     (lang, line, claim, verdict)
     for lang in ("en", "ja", "ko")
@@ -60,6 +62,8 @@ STATEMENTS = {
         (17, "checkpointing/myth-halves-memory-for-free", S),
         (19, "checkpointing/sequential-takes-a-list", C),
         (21, "checkpointing/sequential-takes-a-list", S),
+        (23, "checkpointing/use-reentrant-omitted-warns", C),
+        (25, "checkpointing/sequential-takes-a-list", C),
     )
 }
 

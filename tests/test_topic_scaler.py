@@ -43,6 +43,7 @@ STATEMENTS = {
         (11, "scaler/skipped-step-is-visible", S),
         (13, "scaler/myth-scaler-computes-in-float16", S),
         (15, "scaler/autograd-grad-stays-scaled", S),
+        (17, "scaler/update-once-after-all-steps", C),
     )
 }
 

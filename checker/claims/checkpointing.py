@@ -495,6 +495,16 @@ CLAIMS = (
                 "ja": ("警告", "明示的"),
                 "ko": ("경고", "명시적"),
             },
+            opposites={  # "the default works and prints nothing"
+                "en": ("prints nothing", "nothing is printed", "silently"),
+                "ja": ("何も表示されない", "何も表示されません", "何も出力されない"),
+                "ko": ("아무것도 출력되지 않", "아무 메시지도 나오지 않"),
+            },
+            conditions={  # "if you leave out use_reentrant, ..." is the claim's own case
+                "en": ("if you leave out", "if you omit", "if you don't pass", "if … not passed"),
+                "ja": ("もし省略", "もし指定しない"),
+                "ko": ("만약 생략", "만약 지정하지 않"),
+            },
         ),
     ),
     Claim(
@@ -627,18 +637,17 @@ CLAIMS = (
             denies=False,
             opposites={
                 "en": (
-                    "only takes an nn.Sequential",
-                    "only with nn.Sequential",
-                    "only works with nn.Sequential",
-                    "only nn.Sequential",
+                    "only … nn.Sequential",
+                    "must be an nn.Sequential",
+                    "requires an nn.Sequential",
                 ),
                 "ja": (
                     "nn.Sequentialのみ",
                     "nn.Sequential のみ",
                     "nn.Sequentialだけ",
-                    "nn.Sequentialにしか",
+                    "nn.Sequential … しか",
                 ),
-                "ko": ("nn.Sequential만", "nn.Sequential에만"),
+                "ko": ("nn.Sequential만", "nn.Sequential에만", "nn.Sequential … 만 받"),
             },
         ),
     ),

@@ -459,6 +459,11 @@ CLAIMS = (
                 "ja": ("1回だけ", "一度だけ", "1 回だけ"),
                 "ko": ("한 번만",),
             },
+            opposites={  # "call update() right after each step()"
+                "en": ("after each … step", "after every … step", "for each optimizer"),
+                "ja": ("オプティマイザごと", "各オプティマイザ", "step() … ごとに"),
+                "ko": ("옵티마이저마다", "각 옵티마이저", "step() … 마다"),
+            },
         ),
     ),
     Claim(

@@ -366,8 +366,9 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     wording = (
         {} if vocabulary is None else (vocabulary.opposites if opposite else vocabulary.predicates)
     )
-    for stem in wording.get(lang, ()):  # a marker inside the claim's own wording is the claim
-        words = re.sub(re.escape(stem), " ", words, flags=re.IGNORECASE)
+    own = (*wording.get(lang, ()), *(vocabulary.conditions.get(lang, ()) if vocabulary else ()))
+    for stem in own:  # a marker inside the claim's own wording is the claim
+        words = language.stem_pattern(stem).sub(" ", words)
     marker = _INDIRECT[lang].search(words)
     if marker:
         return f"it speaks about a statement ('{marker.group(0)}')"
@@ -376,7 +377,7 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     lowered = prose.lower()
     subjects = [m.span() for s in vocabulary.subjects for m in re.finditer(re.escape(s), prose)]
     stems = wording.get(lang, ())
-    predicates = [m.span() for p in stems for m in re.finditer(re.escape(p.lower()), lowered)]
+    predicates = [m.span() for p in stems for m in language.stem_pattern(p).finditer(lowered)]
     if subjects and predicates:
         gap, start, end = min(
             (max(0, p0 - s1, s0 - p1), min(s1, p1), max(s0, p0))
