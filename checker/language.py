@@ -369,7 +369,10 @@ def negation_scope(
     def count(start: int, end: int, adnominal: bool = True) -> int:
         found = 0
         for m in NEGATION[lang].finditer(blanked, start, end):
-            found += adnominal or not _ADNOMINAL[lang].match(blanked, m.start())
+            qualifies = _ADNOMINAL[lang].match(blanked, m.start()) or _CONDITION[lang].match(
+                blanked, m.start()
+            )
+            found += adnominal or not qualifies
         for m in WITHOUT[lang].finditer(blanked, start, end):
             # English "without" negates what directly follows it ("without allocating").
             found += lang != "en" or any(0 <= a - m.end() <= 12 for a, _ in spans)
@@ -385,6 +388,7 @@ def negation_scope(
         consequence = _CONSEQUENCE[lang].search(blanked, max(0, scope_end - 4))
         if consequence is not None:
             after_end = consequence.start()
+    # Nor does a negated condition before it ("unscale_ を呼ばないと、…クリップする").
     outside = count(0, scope_start, adnominal=False) + count(scope_end, after_end, False)
     return inside, outside
 
@@ -393,6 +397,14 @@ def negation_scope(
 _CONSEQUENCE: dict[str, re.Pattern[str]] = {
     "ja": re.compile(r"(?:ので|から|ため)、"),
     "ko": re.compile(r"(?:므로|니까|때문에|어서|아서)[\s,]"),
+}
+
+#: A negation in a conditional form ("呼ばないと", "しなければ", "호출하지 않으면"): it states
+#: a condition of the predicate that follows, it does not deny it.
+_CONDITION: dict[str, re.Pattern[str]] = {
+    "en": re.compile(r"(?!)"),
+    "ja": re.compile(r"(?:ない(?:と|ければ|なら|場合)|なければ)"),
+    "ko": re.compile(r"않(?:으면|는다면|을 경우)|없(?:으면|다면)"),
 }
 
 #: A negation that ends in an adnominal form followed by a noun: it qualifies the noun.

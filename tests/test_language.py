@@ -133,3 +133,19 @@ def test_a_japanese_negation_that_ends_at_a_comma_belongs_to_its_clause() -> Non
 )
 def test_a_stem_gap_spans_a_few_words_of_one_clause(text: str, found: bool) -> None:
     assert bool(language.stem_pattern("only … nn.Sequential").search(text)) is found
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence", "stem", "outside"),
+    [
+        ("ja", "`unscale_` を呼ばないと、勾配をクリップすることになる", "クリップ", 0),
+        ("ja", "`unscale_` を呼ばなければ、勾配をクリップすることになる", "クリップ", 0),
+        ("ja", "`unscale_` を呼ばないで勾配をクリップする", "クリップ", 1),
+        ("ko", "`unscale_`를 호출하지 않으면 기울기를 클리핑하게 된다", "클리핑", 0),
+        ("ko", "`unscale_`를 호출하지 않고 기울기를 클리핑한다", "클리핑", 1),
+    ],
+)
+def test_a_negated_condition_before_the_predicate_does_not_deny_it(
+    lang: Lang, sentence: str, stem: str, outside: int
+) -> None:
+    assert language.negation_scope(sentence, lang, (stem,)) == (0, outside)

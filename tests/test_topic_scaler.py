@@ -31,7 +31,8 @@ def test_every_claim_runs_on_both_devices_and_has_a_vocabulary() -> None:
 
 
 #: (language, line, claim, verdict) of every claim finding in the sample notes: one statement
-#: of each claim per language, and a denial of the myth on the last line.
+#: of each claim per language, a denial of the myth (line 13), and phrasings a blind test of
+#: the scanner missed (lines 17 and 19).
 STATEMENTS = {
     (lang, line, claim, verdict)
     for lang in ("en", "ja", "ko")
@@ -44,6 +45,8 @@ STATEMENTS = {
         (13, "scaler/myth-scaler-computes-in-float16", S),
         (15, "scaler/autograd-grad-stays-scaled", S),
         (17, "scaler/update-once-after-all-steps", C),
+        # the reason given as a condition: "otherwise", "呼ばないと", "호출하지 않으면"
+        (19, "amp/clip-after-unscale", S),
     )
 }
 

@@ -2556,6 +2556,11 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("unscale_", "clip_grad_norm_"),
             predicates={"en": ("clip",), "ja": ("クリップ", "クリッピング"), "ko": ("클리핑",)},
+            conditions={  # "unscale_ first, otherwise you clip the scaled gradients"
+                "en": ("otherwise",),
+                "ja": ("そうしないと", "しないと"),
+                "ko": ("그렇지 않으면", "하지 않으면"),
+            },
         ),
     ),
     Claim(
