@@ -221,8 +221,11 @@ def _blank_complex_code(match: re.Match[str]) -> str:
     """Keep a code span that names one thing (`relu`, `torch.no_grad()`, `float16`); blank
     an expression (`autocast(dtype=torch.float16)`), whose words are arguments, not subjects."""
     code = match.group(0)
-    # a name, a call with at most one plain argument, and calls chained on it
+    # a name, a call with at most one plain argument, and calls chained on it; or a setting
+    # (`use_reentrant=True`, `pin_memory=False`): its name is what the sentence is about
     if re.fullmatch(r"`[\w.]+(?:\(\w*\))?(?:\.\w+\(\))*`", code):
+        return code
+    if re.fullmatch(r"`\w+=(?:True|False|None|\d+)`", code):
         return code
     return " " * len(code)
 
@@ -404,7 +407,7 @@ _CONSEQUENCE: dict[str, re.Pattern[str]] = {
 _CONDITION: dict[str, re.Pattern[str]] = {
     "en": re.compile(r"(?!)"),
     "ja": re.compile(r"(?:ない(?:と|ければ|なら|場合)|なければ)"),
-    "ko": re.compile(r"않(?:으면|는다면|을 경우)|없(?:으면|다면)"),
+    "ko": re.compile(r"않(?:으면|는다면|을\s*(?:경우|때))|없(?:으면|다면|을\s*때)"),
 }
 
 #: A negation that ends in an adnominal form followed by a noun: it qualifies the noun.

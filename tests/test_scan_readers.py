@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from checker.scan.document import BlockKind
-from checker.scan.readers import markdown, rst
+from checker.scan.readers import html, markdown, rst
 
 MARKDOWN = """\
 ```python
@@ -123,3 +124,19 @@ def test_a_web_page_that_is_not_one_reads_as_nothing_and_raises_nothing() -> Non
 
     for text in ("", "<<<>>>", "<pre>" * 2000, "</p></pre></table>", "<p>" + "a" * 100_000):
         html.read(Path("a.html"), text)
+
+
+@pytest.mark.parametrize(
+    ("reader", "name", "text"),
+    [
+        (markdown, "a.md", "## deepcopy and the graph\n\nA paragraph.\n"),
+        (html, "a.html", "<h2>deepcopy and the graph</h2>\n<p>A paragraph.</p>\n"),
+        (rst, "a.rst", "deepcopy and the graph\n======================\n\nA paragraph.\n"),
+    ],
+)
+def test_headings_are_marked_as_headings(reader: Any, name: str, text: str) -> None:
+    blocks = reader.read(Path(name), text).blocks
+    assert [(b.text, b.heading) for b in blocks] == [
+        ("deepcopy and the graph", True),
+        ("A paragraph.", False),
+    ]

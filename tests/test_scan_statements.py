@@ -117,3 +117,31 @@ def test_an_english_sentence_in_a_japanese_article_is_read_in_english(
     assert quoted.mention is not None
     assert quoted.mention.claim.id == "saved-tensors/myth-disable-reduces-memory"
     assert (quoted.lang, quoted.read_in) == ("ja", "en")
+
+
+@pytest.mark.parametrize(
+    ("heading", "lang", "states"),
+    [
+        ("deepcopy와 계산 그래프", "ko", None),
+        ("`deepcopy`는 계산 그래프를 유지한다", "ko", "data/myth-deepcopy-keeps-graph"),
+        ("deepcopy と計算グラフ", "ja", None),
+        ("deepcopy は計算グラフを保持する", "ja", "data/myth-deepcopy-keeps-graph"),
+        ("deepcopy and the computation graph", "en", None),
+        ("deepcopy keeps the computation graph", "en", "data/myth-deepcopy-keeps-graph"),
+        ("Why index_select shares memory", "en", "views/myth-index-select-shares-memory"),
+    ],
+)
+def test_a_heading_states_a_claim_only_with_a_verb(
+    heading: str, lang: str, states: str | None, claims: tuple[Claim, ...]
+) -> None:
+    block = Block(BlockKind.PROSE, heading, (1,), heading=True)
+    found = [m.mention.claim.id for m in mentions_in(block, lang, claims) if m.mention]
+    assert found == ([states] if states else [])
+
+
+def test_a_setting_written_as_code_names_its_subject(claims: tuple[Claim, ...]) -> None:
+    text = (
+        "`use_reentrant=True`로 두면 입력이 기울기를 요구하지 않을 때 파라미터에 기울기가 "
+        "전달되지 않습니다."
+    )
+    assert _read(text, "ko", claims) == [(1, "checkpointing/reentrant-input-without-grad")]

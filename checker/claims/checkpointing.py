@@ -528,11 +528,18 @@ CLAIMS = (
             ),
         ),
         vocabulary=Vocabulary(
-            subjects=("reentrant", "リエントラント", "재진입"),
+            subjects=("reentrant", "use_reentrant=True", "リエントラント", "재진입"),
             predicates={
                 "en": ("gradient",),
-                "ja": ("勾配が流れ", "勾配が計算されない", "勾配が得られない"),
-                "ko": ("변화도가 흐르지", "기울기가 흐르지", "변화도를 받지", "기울기를 받지"),
+                "ja": ("勾配が流れ", "勾配が計算されない", "勾配が得られない", "勾配が伝わら"),
+                "ko": (
+                    "변화도가 흐르지",
+                    "기울기가 흐르지",
+                    "변화도를 받지",
+                    "기울기를 받지",
+                    "변화도가 전달되지",
+                    "기울기가 전달되지",
+                ),
             },
             denies=True,  # "get no gradient"
         ),
@@ -695,9 +702,32 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=(*_CHECKPOINT, "checkpointing", "チェックポインティング", "체크포인팅"),
             predicates={
-                "en": ("no extra compute", "without extra compute", "for free", "no cost"),
-                "ja": ("追加の計算なし", "計算コストなし", "無料で", "タダで"),
-                "ko": ("추가 계산 없이", "계산 비용 없이", "공짜로"),
+                "en": (
+                    "no extra compute",
+                    "without extra compute",
+                    "for free",
+                    "no cost",
+                    "no extra … operations",
+                    "no additional compute",
+                    "no overhead",
+                ),
+                "ja": (
+                    "追加の計算なし",
+                    "計算コストなし",
+                    "無料で",
+                    "タダで",
+                    "追加の … 計算 … ない",
+                    "追加の演算 … ない",
+                    "計算量は増えない",
+                ),
+                "ko": (
+                    "추가 계산 없이",
+                    "계산 비용 없이",
+                    "공짜로",
+                    "추가 연산 … 없",
+                    "추가 계산 … 없",
+                    "연산량은 늘지 않",
+                ),
             },
         ),
     ),

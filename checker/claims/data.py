@@ -577,7 +577,8 @@ CLAIMS = (
             "data-tensor-class-int64-dtype",
         ),
         vocabulary=Vocabulary(
-            subjects=("torch.Tensor(",),
+            # the constructor, called or named as code ("`torch.Tensor` (a float32 array)")
+            subjects=("torch.Tensor(", "`torch.Tensor`"),
             predicates={"en": ("float32",), "ja": ("float32",), "ko": ("float32",)},
             unless={
                 "en": ("int64", "float64"),

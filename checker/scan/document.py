@@ -50,6 +50,9 @@ class Block:
     #: contradicted only where its English is: whether a translation says the same as its
     #: English is the translation gate's question (``python -m checker i18n``), not this one.
     source: str = ""
+    #: For prose: whether it is a heading (a section title), which names a topic more often
+    #: than it states anything.
+    heading: bool = False
 
     def __post_init__(self) -> None:
         count = len(self.text.split("\n"))

@@ -122,6 +122,8 @@ def mentions_in(
         original = sentence if read != sentence else ""
         written_in = _written_in(sentence, lang)
         matched = language.mentions(read, written_in, list(claims))  # type: ignore[arg-type]
+        if block.heading and not _heading_states(sentence, written_in):
+            matched = []  # "deepcopy와 계산 그래프": a topic, not a statement
         read_in = written_in if written_in != lang else ""
         for mention in _once(matched, about):
             found.append(Mention(block, line, read, lang, mention, original, read_in))
@@ -210,6 +212,27 @@ def _is_sentence(text: str) -> bool:
         return True
     words = re.sub(r"`[^`]*`", "x", text).split()
     return len(words) >= 10 or language.cjk_letters(text) >= 15
+
+
+#: A heading that makes a statement has a verb: in Japanese and Korean it ends in a predicate
+#: ("メモリを共有する", "복사한다"); in English a finite verb follows its subject or an
+#: auxiliary stands in it ("`view()` shares memory", "Why reshape is not a view").
+_HEADING_PREDICATE: dict[str, re.Pattern[str]] = {
+    "ja": re.compile(r"(?:る|た|い|だ|す|ず|ない|ます|です|ません)[^\w`]*$"),
+    "ko": re.compile(r"(?:다|요|음|함|됨|까)[^\w`]*$"),
+    "en": re.compile(
+        r"\b(?:is|are|was|were|isn't|aren't|does|doesn't|do|don't|did|can|can't|cannot|"
+        r"will|won't|must|should|has|have|never|always)\b|(?:`|\)|\b[a-z_]+)\s+[a-z]+(?<!ss)s\b",
+        re.IGNORECASE,
+    ),
+}
+
+
+def _heading_states(heading: str, lang: str) -> bool:
+    """Whether a heading makes a statement rather than naming a topic (see
+    :data:`_HEADING_PREDICATE`)."""
+    pattern = _HEADING_PREDICATE.get(lang)
+    return pattern is None or bool(pattern.search(heading.strip()))
 
 
 def _all_subjects(claims: Sequence[Claim]) -> tuple[str, ...]:

@@ -154,14 +154,15 @@ class _Page(HTMLParser):
         if self.prose is None:
             return
         text = _squeeze("".join(self.prose.parts))
-        line = self.prose.line
+        line, tag = self.prose.line, self.prose.tag
         self.prose = None
         if not text:
             return
         if self.previous_code and OUTPUT_LABEL.match(text):
             self.labelled = True  # the code's output follows: stay after the code
             return
-        self.blocks.append(Block(BlockKind.PROSE, text, (line,)))
+        heading = bool(re.fullmatch(r"h[1-6]", tag))
+        self.blocks.append(Block(BlockKind.PROSE, text, (line,), heading=heading))
         self.previous_code = False
 
     def _end_code(self) -> None:

@@ -44,7 +44,7 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
     row: list[str] | None = None
     row_line = 0
     header: tuple[str, ...] = ()
-    in_head = False
+    in_head = in_heading = False
     for token in markdown().parse(text):
         if token.type in ("thead_open", "thead_close"):
             in_head = token.type == "thead_open"
@@ -74,6 +74,9 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
                 row.append(token.content)
             continue
         if not token.block or token.nesting == -1 or not token.map:
+            continue
+        if token.type == "heading_open":
+            in_heading = True
             continue
         start, end = token.map
         if token.type in ("fence", "colon_fence"):
@@ -113,8 +116,8 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
             if previous_code and OUTPUT_LABEL.match(token.content.strip()):
                 labelled = True  # the code's output follows: stay after the code
                 continue
-            found.extend(_prose(token, offset + start + 1, end - start))
-            previous_code = False
+            found.extend(_prose(token, offset + start + 1, end - start, in_heading))
+            previous_code = in_heading = False
     return found
 
 
@@ -146,7 +149,7 @@ def _code_on_fence_line(info: str) -> bool:
     return True
 
 
-def _prose(token: Token, first_line: int, span: int) -> list[Block]:
+def _prose(token: Token, first_line: int, span: int, heading: bool = False) -> list[Block]:
     text_lines = token.content.split("\n")
     numbers = [first_line + min(i, span - 1) for i in range(len(text_lines))]
     if len(text_lines) > 1 and all(line.lstrip().startswith("|") for line in text_lines):
@@ -165,7 +168,7 @@ def _prose(token: Token, first_line: int, span: int) -> list[Block]:
             for index, (line, number) in enumerate(zip(text_lines, numbers, strict=True))
             if _cells(line) and not _SEPARATOR.match(line.strip())
         ]
-    return [Block(BlockKind.PROSE, "\n".join(text_lines), tuple(numbers))]
+    return [Block(BlockKind.PROSE, "\n".join(text_lines), tuple(numbers), heading=heading)]
 
 
 _SEPARATOR = re.compile(r"^\|?[\s:|-]+\|?$")

@@ -10,6 +10,7 @@ spurious errors.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 from pathlib import Path
@@ -65,7 +66,10 @@ def read(path: Path, text: str) -> Document:
             if previous_code and OUTPUT_LABEL.match(node.astext().strip()):
                 labelled = True  # the code's output follows: stay after the code
                 continue
-            blocks.append(block(BlockKind.PROSE, body, finder.find(body[0], node.line)))
+            prose = block(BlockKind.PROSE, body, finder.find(body[0], node.line))
+            if isinstance(node, nodes.title):
+                prose = dataclasses.replace(prose, heading=True)
+            blocks.append(prose)
             previous_code = False
     # A table of contents repeats the section titles: keep each line's text once.
     unique = list({(b.kind, b.line, b.text): b for b in blocks}.values())
