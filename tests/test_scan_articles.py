@@ -40,6 +40,14 @@ SNIPPETS = [
     ("en/guide.rst", 8, "en", S, False, SHOWN),
     ("en/guide.rst", 17, "en", B, False,
      "raises RuntimeError: shape '[4]' is invalid for input of size 3 (line 17)"),
+    ("en/nbconvert.md", 4, "en", S, False,
+     "raises ValueError: invalid literal for int() with base 10: 'three' (line 4), as the "
+     "article shows"),
+    ("en/nbconvert.md", 20, "en", C, False,
+     "line 20: the article shows 'KeyError: 5', the run raised 'IndexError: list index out of "
+     "range' (line 16)"),
+    ("en/nbconvert.md", 32, "en", C, False,
+     "line 32: the article shows \"KeyError: 'a'\", the run printed '1'"),
     ("en/notebook.ipynb", 29, "en", S, False, SHOWN),
     ("en/notebook.ipynb", 40, "en", B, False,
      "raises ValueError: invalid literal for int() with base 10: 'three' (line 40)"),

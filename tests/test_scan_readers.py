@@ -140,3 +140,19 @@ def test_headings_are_marked_as_headings(reader: Any, name: str, text: str) -> N
         ("deepcopy and the graph", True),
         ("A paragraph.", False),
     ]
+
+
+def test_an_indented_block_under_a_python_fence_is_that_cells_output() -> None:
+    """nbconvert's Markdown: the output sits indented under the fenced cell, and the cell runs
+    as a notebook cell (the value of its last expression is part of what it shows)."""
+    text = "```python\nx = 1\nx + 1\n```\n\n    2\n\n\n    more code?\n"
+    blocks = markdown.read(Path("a.md"), text).blocks
+    assert [(b.kind, b.text, b.info) for b in blocks] == [
+        (BlockKind.CODE, "x = 1\nx + 1", "notebook"),
+        (BlockKind.OUTPUT, "2\n\n\nmore code?", ""),
+    ]
+    plain = markdown.read(Path("a.md"), "Some words.\n\n    x = 1\n").blocks
+    assert [(b.kind, b.text) for b in plain] == [
+        (BlockKind.PROSE, "Some words."),
+        (BlockKind.CODE, "x = 1"),
+    ]

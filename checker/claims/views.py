@@ -2178,8 +2178,27 @@ CLAIMS = (
         ),
         measures=("vi-list-index-shares", "vi-tensor-index-shares", "vi-mask-index-shares"),
         vocabulary=Vocabulary(
-            subjects=("mask", "index", "マスク", "インデックス", "마스크", "인덱싱"),
+            subjects=(
+                "mask",
+                "index",
+                "indexing",
+                "Indexing",
+                "マスク",
+                "インデックス",
+                "마스크",
+                "인덱싱",
+            ),
             predicates=_COPY,
+            opposites={  # "indexing with a list returns a view as well"
+                "en": ("returns a view", "is a view", "a view as well", "shares memory"),
+                "ja": ("ビューを返", "ビューになる", "メモリを共有"),
+                "ko": ("뷰를 반환", "뷰가 된", "메모리를 공유"),
+            },
+            unless={  # basic indexing (integers, slices) is the other case: it returns views
+                "en": ("slice", "basic", "with an integer", "with integers"),
+                "ja": ("スライス", "基本的なインデックス", "整数で", "整数インデックス"),
+                "ko": ("슬라이스", "슬라이싱", "기본 인덱싱", "정수로", "정수 인덱스"),
+            },
         ),
     ),
     Claim(

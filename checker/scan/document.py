@@ -29,6 +29,12 @@ OUTPUT_LABEL = re.compile(
 )
 
 
+#: The ``info`` of a code block that runs as a notebook cell: the value of its last statement is
+#: shown, as Jupyter does (a ``.ipynb`` cell, or a fence that nbconvert's Markdown follows
+#: with the cell's output).
+NOTEBOOK = "notebook"
+
+
 @dataclass(frozen=True)
 class Block:
     """Consecutive lines of one kind. ``lines[i]`` is the 1-based article line of text line i."""

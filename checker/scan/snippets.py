@@ -287,6 +287,24 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
             judged = _name_error(missing.group(1), prepared, outcome, session, text, line)
             if judged is not None:
                 return judged
+        shown = next(
+            (
+                e
+                for e in prepared.expected
+                if e.source == "block" and compare.shown_exception(e.text)
+            ),
+            None,
+        )
+        if shown is not None:  # the output shown under the code is this traceback (a notebook's)
+            raised = f"Traceback (most recent call last):\n{text}"
+            if compare.matches(shown.text, raised):
+                return Verdict.SUPPORTED, None, f"raises {text} (line {line}), as the article shows"
+            return (
+                Verdict.CONTRADICTED,
+                shown.line,
+                f"line {shown.line}: the article shows {compare.brief(shown.text)!r}, the run "
+                f"raised {text!r} (line {line})",
+            )
         return Verdict.BROKEN, line, f"raises {text} (line {line})"
     if not prepared.expected:
         note = "; it uses CUDA, absent here" if uses_cuda else ""

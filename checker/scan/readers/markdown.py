@@ -14,13 +14,14 @@ statement.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from pathlib import Path
 
 from markdown_it.token import Token
 
 from checker.doctest.page import markdown
-from checker.scan.document import OUTPUT_LABEL, Block, BlockKind, Document, block
+from checker.scan.document import NOTEBOOK, OUTPUT_LABEL, Block, BlockKind, Document, block
 
 #: Fence languages read as Python code.
 PYTHON = {"", "python", "py", "python3", "pycon", "ipython", "ipython3", "py3"}
@@ -110,6 +111,13 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
             previous_code, labelled = kind is BlockKind.CODE, False
         elif token.type == "code_block":
             body = token.content.rstrip("\n").split("\n")
+            if previous_code and found and found[-1].info in PYTHON - {""}:
+                # nbconvert's Markdown: a cell's output is indented under its fenced code, and
+                # the value of the cell's last expression is part of it
+                found[-1] = dataclasses.replace(found[-1], info=NOTEBOOK)
+                found.append(block(BlockKind.OUTPUT, body, offset + start + 1))
+                previous_code = labelled = False
+                continue
             found.append(block(BlockKind.CODE, body, offset + start + 1))
             previous_code, labelled = True, False
         elif token.type == "inline" and token.content.strip():

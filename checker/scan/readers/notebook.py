@@ -9,11 +9,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from checker.scan.document import Block, BlockKind, Document, ReadError, block
+from checker.scan.document import NOTEBOOK, Block, BlockKind, Document, ReadError, block
 from checker.scan.readers.markdown import blocks_of
 
-#: The ``info`` of a code cell's block: the value of its last statement is shown, as Jupyter does.
-NOTEBOOK = "notebook"
+__all__ = ["NOTEBOOK", "read"]
 _SOURCE_KEY = re.compile(r'^\s*"source"\s*:', re.MULTILINE)
 
 
