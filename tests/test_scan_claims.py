@@ -160,3 +160,23 @@ def test_the_source_articles_broken_snippets_are_found(
         for f in findings
         if f.line in WORKING_SNIPPETS.get(seed, set())
     )
+
+
+@pytest.mark.parametrize(
+    ("quote", "lang", "flagged"),
+    [
+        ("Wrap the forward pass in `torch.cuda.amp.autocast()`.", "en", True),
+        ("`torch.cuda.amp.autocast` is deprecated; use `torch.amp.autocast('cuda')`.", "en", False),
+        ("`torch.cuda.amp.autocast` は非推奨です。", "ja", False),
+        ("`torch.cuda.amp.autocast`는 이제 권장되지 않습니다.", "ko", False),
+    ],
+)
+def test_a_deprecated_name_is_outdated_unless_the_sentence_says_so(
+    quote: str, lang: str, flagged: bool
+) -> None:
+    from checker.scan.api import Reference, findings
+
+    ref = Reference("torch.cuda.amp.autocast", 3, "prose", quote)
+    facts = {"exists": True, "deprecated": "use torch.amp.autocast('cuda')", "missing": ""}
+    found = findings([ref], {ref.name: facts}, {}, "2.13.0", "a.md", lang)
+    assert [f.verdict for f in found] == ([Verdict.OUTDATED] if flagged else [])

@@ -156,3 +156,46 @@ def test_an_indented_block_under_a_python_fence_is_that_cells_output() -> None:
         (BlockKind.PROSE, "Some words."),
         (BlockKind.CODE, "x = 1"),
     ]
+
+
+#: Code boxes as blog engines draw them, without <pre>: Tistory's Color Scripter (a table of
+#: a line-number column, the code as one <div> per line, a credit link and a badge cell) and
+#: WordPress's SyntaxHighlighter (a toolbar, a gutter, one <div class="line"> per line).
+CODE_BOXES = """\
+<p>Two boxes.</p>
+<div class="colorscripter-code"><table class="colorscripter-code-table"><tr><td><div>\
+<div>1</div><div>2</div><div>3</div></div></td><td><div>\
+<div style="white-space:pre"><span>for</span>&nbsp;i&nbsp;<span>in</span>&nbsp;range(2):</div>\
+<div style="white-space:pre">&nbsp;&nbsp;&nbsp;&nbsp;print(i)</div>\
+<div style="white-space:pre">&nbsp;</div></div>\
+<div><a href="http://colorscripter.com/info#e">Colored by Color Scripter</a></div></td>\
+<td><a href="http://colorscripter.com/info#e"><span>cs</span></a></td></tr></table></div>
+<div class="syntaxhighlighter python"><div class="toolbar"><span><a href="#">?</a></span></div>
+<table><tbody><tr><td class="gutter"><div class="line number1">1</div>
+<div class="line number2">2</div></td><td class="code"><div class="container">
+<div class="line number1"><code class="python plain">x&nbsp;=&nbsp;</code><code>1</code></div>
+<div class="line number2"><code class="python plain">print(x)</code></div>
+</div></td></tr></tbody></table></div>
+"""
+
+
+def test_code_boxes_without_pre_are_code() -> None:
+    blocks = html.read(Path("a.html"), CODE_BOXES).blocks
+    assert [(b.kind, b.text, b.line, b.info) for b in blocks] == [
+        (BlockKind.PROSE, "Two boxes.", 1, ""),
+        (BlockKind.CODE, "for i in range(2):\n    print(i)", 2, ""),
+        (BlockKind.CODE, "x = 1\nprint(x)", 6, "python"),  # each line keeps its page line
+    ]
+
+
+def test_html_inside_a_markdown_article_is_read_as_html() -> None:
+    text = "# A post\n\nSome words.\n\n" + CODE_BOXES + "\nMore words.\n"
+    blocks = markdown.read(Path("a.md"), text).blocks
+    assert [(b.kind, b.line) for b in blocks] == [
+        (BlockKind.PROSE, 1),
+        (BlockKind.PROSE, 3),
+        (BlockKind.PROSE, 5),
+        (BlockKind.CODE, 6),
+        (BlockKind.CODE, 10),
+        (BlockKind.PROSE, 14),
+    ]

@@ -46,6 +46,14 @@ _CUSTOMARY = {
 _RECEIVERS = PLACEHOLDERS | {"t", "x", "y", "a", "b"}
 
 
+#: A sentence that says itself that what it names is deprecated, in the three languages.
+_SAYS_DEPRECATED = re.compile(
+    r"deprecat|no longer recommended|legacy|非推奨|廃止|推奨されな"
+    r"|권장되지 않|더 이상 (?:사용|권장)|지원 중단|폐기",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Reference:
     """A PyTorch name an article uses."""
@@ -182,6 +190,8 @@ def findings(  # noqa: PLR0917
             )
             continue
         if facts["deprecated"]:
+            if ref.where == "prose" and _SAYS_DEPRECATED.search(ref.quote):
+                continue  # "`torch.cuda.amp.autocast` is deprecated": the sentence says so
             add(
                 Verdict.OUTDATED,
                 f"`{ref.name}` is deprecated in torch {torch_version}: {facts['deprecated']}",

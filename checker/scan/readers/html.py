@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
-from checker.scan.document import OUTPUT_LABEL, Block, BlockKind, Document, block
+from checker.scan import table
+from checker.scan.document import OUTPUT_LABEL, Block, BlockKind, Document
 from checker.scan.readers.markdown import OUTPUT, PYTHON
 
 #: Elements whose content is not the article.
@@ -30,16 +31,31 @@ PROSE = frozenset(("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", 
 #: Classes of line-number gutters beside code (Hexo, Pygments' table layout, Prism).
 _GUTTER = re.compile(r"\b(?:gutter|linenos?|line-numbers-rows|lineno)\b")
 _LANGUAGE = re.compile(r"\b(?:language|lang|highlight|brush:?)-?\s*([\w+#.-]+)")
+#: Code listings that blog engines draw without ``<pre>``: a box holding one element per line
+#: (Tistory's Color Scripter, WordPress's SyntaxHighlighter and Crayon, Naver's SmartEditor).
+_CODE_BOX = re.compile(r"\b(?:colorscripter-code|syntaxhighlighter|crayon-syntax|se-code-source)\b")
+#: SyntaxHighlighter names the language as the box's second class: "syntaxhighlighter python".
+_BOX_LANGUAGE = re.compile(r"\bsyntaxhighlighter\s+([\w+#-]+)")
+#: Elements that hold one line of a code box.
+_LINE_TAGS = frozenset(("div", "p", "li", "tr"))
+#: A column of a code box's table that holds only line numbers.
+_NUMBERS_ONLY = re.compile(r"[\d\s]*")
 #: Output languages: Markdown's, and the names HTML highlighters give plain text.
 _OUTPUT = OUTPUT | {"plaintext", "plain"}
 _VOID = frozenset(("br", "img", "hr", "meta", "link", "input", "wbr", "source", "col"))
 
 
 def read(path: Path, text: str) -> Document:
-    parser = _Page()
+    return Document(path, "html", tuple(blocks_of(text, 0)), ())
+
+
+def blocks_of(text: str, offset: int) -> list[Block]:
+    """The blocks of HTML ``text`` whose first line is line ``offset + 1`` (a whole page, or
+    HTML written inside a Markdown article)."""
+    parser = _Page(offset)
     parser.feed(text)
     parser.close()
-    return Document(path, "html", tuple(parser.blocks), ())
+    return parser.blocks
 
 
 @dataclass
@@ -48,11 +64,65 @@ class _Open:
     line: int
     parts: list[str] = field(default_factory=list)
     language: str = ""
+    #: For a code box (see :data:`_CODE_BOX`): its lines as they are laid out.
+    box: _Box | None = None
+
+
+@dataclass
+class _Box:
+    """The lines of a code box, each with the page line where it starts, per table cell (a
+    cell of numbers only is a gutter)."""
+
+    tag: str
+    depth: int = 1
+    cells: list[list[tuple[str, int]]] = field(default_factory=lambda: [[]])
+
+    def add(self, text: str, line: int) -> None:
+        cell = self.cells[-1]
+        if cell and not cell[-1][0].endswith("\n"):
+            cell[-1] = (cell[-1][0] + text, cell[-1][1])
+        else:
+            cell.append((text, line))
+
+    def newline(self) -> None:
+        """Ends a line (the box's line elements carry no newline of their own)."""
+        cell = self.cells[-1]
+        if cell and not cell[-1][0].endswith("\n"):
+            cell[-1] = (cell[-1][0] + "\n", cell[-1][1])
+
+    def start(self, tag: str) -> None:
+        self.depth += tag == self.tag
+        if tag == "td":
+            self.cells.append([])
+        elif tag in _LINE_TAGS or tag == "br":
+            self.newline()
+
+    def end(self, tag: str) -> bool:
+        """Whether the box ends with this tag."""
+        if tag in _LINE_TAGS:
+            self.newline()
+        self.depth -= tag == self.tag
+        return self.depth == 0
+
+    def lines(self) -> list[tuple[str, int]]:
+        """The code's lines and their page lines, blank lines at either end left out."""
+        found = [
+            (text.rstrip("\n"), line)
+            for cell in self.cells
+            if not _NUMBERS_ONLY.fullmatch("".join(text for text, _ in cell))
+            for text, line in cell
+        ]
+        while found and not found[-1][0].strip():
+            found.pop()
+        while found and not found[0][0].strip():
+            found.pop(0)
+        return found
 
 
 class _Page(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, offset: int = 0) -> None:
         super().__init__(convert_charrefs=True)
+        self.line_offset = offset  # (HTMLParser keeps its own "offset")
         self.blocks: list[Block] = []
         self.skipping: list[str] = []  # open skipped elements, innermost last
         self.prose: _Open | None = None
@@ -62,6 +132,9 @@ class _Page(HTMLParser):
         self.row_line = 0
         self.header: tuple[str, ...] = ()
         self.header_row = False
+        #: No row of the current table read yet: a first row of plain cells (no <th>, no
+        #: marks) is its header, as blog editors write tables.
+        self.first_row = True
         self.previous_code = False
         self.labelled = False
 
@@ -73,17 +146,21 @@ class _Page(HTMLParser):
             if tag not in _VOID:
                 self.skipping.append(tag)
             return
-        if tag in SKIPPED or _GUTTER.search(classes):
+        in_box = self.code is not None and self.code.box is not None
+        if tag in SKIPPED or _GUTTER.search(classes) or (in_box and _beside_code(tag, classes)):
             if tag not in _VOID:
                 self.skipping.append(tag)
             return
-        line = self.getpos()[0]
+        line = self.getpos()[0] + self.line_offset
         if self.code is not None:
             self.code.language = self.code.language or _language(classes)
+            if self.code.box is not None:
+                self.code.box.start(tag)
             return
-        if tag == "pre":
+        code = _code_start(tag, line, classes)
+        if code is not None:
             self._end_prose()
-            self.code = _Open("pre", line, language=_language(classes))
+            self.code = code
         elif tag == "br" and self.prose is not None:
             self.prose.parts.append(" ")
         elif tag == "code" and self._text_target() is not None:
@@ -98,7 +175,11 @@ class _Page(HTMLParser):
             self.prose = _Open(tag, line)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "br" and self.prose is not None and not self.skipping:
+        if self.skipping:
+            return
+        if tag == "br" and self.code is not None and self.code.box is not None:
+            self.code.box.newline()
+        elif tag == "br" and self.prose is not None:
             self.prose.parts.append(" ")
 
     def handle_endtag(self, tag: str) -> None:
@@ -107,7 +188,7 @@ class _Page(HTMLParser):
                 self.skipping.pop()
             return
         if self.code is not None:
-            if tag == "pre":
+            if self.code.box.end(tag) if self.code.box is not None else tag == "pre":
                 self._end_code()
             return
         if tag == "code" and self._text_target() is not None:
@@ -118,14 +199,21 @@ class _Page(HTMLParser):
         elif tag == "tr" and self.row is not None:
             self._end_row()
         elif tag == "table":
-            self.header = ()
+            self.header, self.first_row = (), True
         elif self.prose is not None and tag == self.prose.tag:
             self._end_prose()
 
     def handle_data(self, data: str) -> None:
         if self.skipping:
             return
-        if self.code is not None:
+        if self.code is not None and self.code.box is not None:
+            # a box is laid out by its elements: the page's own line breaks between them are
+            # not the code's, and indentation is written with no-break spaces
+            if "\n" in data and not data.strip():
+                return
+            text = data.replace("\n", "").replace("\xa0", " ")
+            self.code.box.add(text, self.getpos()[0] + self.line_offset)
+        elif self.code is not None:
             self.code.parts.append(data)
         else:
             self._append(data)
@@ -170,16 +258,20 @@ class _Page(HTMLParser):
         raw = "".join(self.code.parts)
         body = raw.strip("\n")
         language = self.code.language.lower()
-        line = self.code.line + raw[: len(raw) - len(raw.lstrip("\n"))].count("\n")
-        self.code = None
-        if not body.strip():
-            return
+        first = self.code.line + raw[: len(raw) - len(raw.lstrip("\n"))].count("\n")
         lines = body.split("\n")
+        numbers = tuple(range(first, first + len(lines)))
+        if self.code.box is not None:
+            laid_out = self.code.box.lines()
+            lines, numbers = [t for t, _ in laid_out], tuple(n for _, n in laid_out)
+        self.code = None
+        if not "".join(lines).strip():
+            return
         if self.previous_code and (self.labelled or language in _OUTPUT):
-            self.blocks.append(block(BlockKind.OUTPUT, lines, line, language))
+            self.blocks.append(Block(BlockKind.OUTPUT, "\n".join(lines), numbers, language))
             self.previous_code = self.labelled = False
         elif language in PYTHON:
-            self.blocks.append(block(BlockKind.CODE, lines, line, language))
+            self.blocks.append(Block(BlockKind.CODE, "\n".join(lines), numbers, language))
             self.previous_code, self.labelled = True, False
         else:
             self.previous_code = self.labelled = False  # bash, json...: not Python
@@ -187,6 +279,9 @@ class _Page(HTMLParser):
     def _end_row(self) -> None:
         assert self.row is not None
         cells, self.row = tuple(self.row), None
+        if self.first_row and all(table.mark(cell) is None for cell in cells):
+            self.header_row = True
+        self.first_row = False
         if self.header_row:
             self.header = cells
         joined = " | ".join(cell for cell in cells if cell)
@@ -203,6 +298,23 @@ class _Page(HTMLParser):
             )
         )
         self.previous_code = False
+
+
+def _beside_code(tag: str, classes: str) -> bool:
+    """What a code box shows beside its code: links (Color Scripter's credit and badge) and
+    toolbars."""
+    return tag == "a" or "toolbar" in classes.split()
+
+
+def _code_start(tag: str, line: int, classes: str) -> _Open | None:
+    """The code an element opens: a ``<pre>``, or a code box."""
+    if tag == "pre":
+        return _Open("pre", line, language=_language(classes))
+    if tag in ("div", "table", "figure") and _CODE_BOX.search(classes):
+        named = _BOX_LANGUAGE.search(classes)
+        language = named.group(1) if named else _language(classes)
+        return _Open(tag, line, language=language, box=_Box(tag))
+    return None
 
 
 def _language(classes: str) -> str:

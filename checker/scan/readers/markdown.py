@@ -120,6 +120,14 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
                 continue
             found.append(block(BlockKind.CODE, body, offset + start + 1))
             previous_code, labelled = True, False
+        elif token.type == "html_block":
+            # HTML written in the article: a code box of a blog engine, a <pre>, paragraphs
+            from checker.scan.readers import html  # imports this module's languages
+
+            inner = html.blocks_of(token.content, offset + start)
+            found.extend(inner)
+            previous_code = bool(inner) and inner[-1].kind is BlockKind.CODE
+            labelled = False
         elif token.type == "inline" and token.content.strip():
             if previous_code and OUTPUT_LABEL.match(token.content.strip()):
                 labelled = True  # the code's output follows: stay after the code
