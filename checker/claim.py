@@ -50,17 +50,21 @@ class Vocabulary:
     opposites: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
     #: Per language, phrases that put a sentence in another case than the statement's (for
     #: "relu of a float32 tensor runs in float16": "the input is already bfloat16"); a
-    #: sentence holding one is not read as stating the claim.
+    #: sentence holding one is not read as stating the claim. Stems and these phrases may hold
+    #: a gap, " … " (see :func:`checker.language.stem_pattern`).
     unless: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
     #: Per language, phrases that state the claim's own condition ("if you leave out" for a
     #: claim about omitting an argument): a sentence conditioned by one of them states the
     #: claim, it does not speak about it hypothetically.
     conditions: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
+    #: Per language, phrases of which a sentence must hold one to state the claim (for a claim
+    #: about CPU autocast: "CPU"); a language without any requires nothing.
+    requires: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.subjects:
             raise ValueError("a vocabulary needs at least one subject")
-        languages = (self.predicates, self.opposites, self.unless, self.conditions)
+        languages = (self.predicates, self.opposites, self.unless, self.conditions, self.requires)
         unknown = set().union(*languages) - set(LANGS)
         if unknown:
             raise ValueError(f"unknown languages in vocabulary: {sorted(unknown)}")

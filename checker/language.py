@@ -255,7 +255,11 @@ def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:
         if vocabulary is None:
             continue
         subject = next((s for s in vocabulary.subjects if names(s, prose)), None)
-        if subject is None or any(u.lower() in lowered for u in vocabulary.unless.get(lang, ())):
+        unless = vocabulary.unless.get(lang, ())
+        if subject is None or any(stem_pattern(u).search(lowered) for u in unless):
+            continue
+        required = vocabulary.requires.get(lang, ())
+        if required and not any(r.lower() in lowered for r in required):
             continue
         outside = lowered.replace(subject.lower(), "\0")  # a predicate is more than the subject
         opposite = False

@@ -4,6 +4,8 @@ sentence they illustrate; Korean sentences one at a time."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from checker import language
@@ -145,3 +147,48 @@ def test_a_setting_written_as_code_names_its_subject(claims: tuple[Claim, ...]) 
         "전달되지 않습니다."
     )
     assert _read(text, "ko", claims) == [(1, "checkpointing/reentrant-input-without-grad")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lang", "found"),
+    [
+        # a device in the sentence picks the claim: CPU autocast keeps softmax's input dtype
+        (
+            "`autocast` の中でも `softmax` は CPU では常に float32 で計算されます。",
+            "ja",
+            [("amp/reductions-follow-input-on-cpu", "contradicted")],
+        ),
+        (
+            "Under CUDA autocast, `softmax` returns float32.",
+            "en",
+            [("amp/reductions-float32-on-cuda", "supported")],
+        ),
+        # re-creating the scaler each iteration is the myth, whatever words say "each"
+        (
+            "It is fine to recreate the `GradScaler` every iteration.",
+            "en",
+            [("amp/gradscaler-lives-across-iterations", "contradicted")],
+        ),
+        (
+            "`GradScaler` は毎回作り直しても問題ありません。",
+            "ja",
+            [("amp/gradscaler-lives-across-iterations", "contradicted")],
+        ),
+        (
+            "`GradScaler`는 매 반복마다 새로 만들어도 괜찮습니다.",
+            "ko",
+            [("amp/gradscaler-lives-across-iterations", "contradicted")],
+        ),
+        # the wrong order is not read as the claim (an order the vocabulary cannot judge yet)
+        ("勾配クリッピングは `unscale_` の前に行います。", "ja", [(None, "unverified")]),
+        ("클리핑 전에 `unscale_`를 호출합니다.", "ko", [("amp/clip-after-unscale", "supported")]),
+    ],
+)
+def test_vocabulary_cases_found_by_a_blind_qiita_sample(
+    sentence: str, lang: str, found: list[tuple[str | None, str]], tmp_path: Path
+) -> None:
+    from tests.helpers import scan_prose
+
+    (tmp_path / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
+    result = scan_prose(tmp_path)
+    assert [(f.claim, f.verdict.value) for f in result.findings if f.kind == "claim"] == found

@@ -2210,6 +2210,10 @@ CLAIMS = (
                 "ja": ("高精度", "float32"),
                 "ko": ("고정밀", "float32"),
             },
+            unless={  # other operations' rules, with claims of their own
+                lang: ("softmax", "layer_norm", "relu", "gelu", "sigmoid")
+                for lang in ("en", "ja", "ko")
+            },
         ),
     ),
     Claim(
@@ -2275,6 +2279,7 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("softmax",),
             predicates={"en": ("float32",), "ja": ("float32", "高精度"), "ko": ("float32",)},
+            unless={"en": ("cpu",), "ja": ("cpu",), "ko": ("cpu",)},  # the other claim's case
         ),
     ),
     Claim(
@@ -2298,6 +2303,10 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("softmax",),
             predicates={"en": ("float32",), "ja": ("float32", "高精度"), "ko": ("float32",)},
+            # "on the CPU, softmax returns float32" denies that it follows its input there
+            denies=True,
+            requires={"en": ("cpu",), "ja": ("cpu",), "ko": ("cpu",)},
+            unless={"en": ("cuda", "gpu"), "ja": ("cuda", "gpu"), "ko": ("cuda", "gpu")},
         ),
     ),
     Claim(
@@ -2556,6 +2565,11 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("unscale_", "clip_grad_norm_"),
             predicates={"en": ("clip",), "ja": ("クリップ", "クリッピング"), "ko": ("클리핑",)},
+            unless={  # the other order ("clip before unscale_") is not read as this claim
+                "en": ("clip … before … unscale",),
+                "ja": ("クリップ … unscale_ … 前", "クリッピング … unscale_ … 前"),
+                "ko": ("클리핑 … unscale_ … 전",),
+            },
             conditions={  # "unscale_ first, otherwise you clip the scaled gradients"
                 "en": ("otherwise",),
                 "ja": ("そうしないと", "しないと"),
@@ -2620,15 +2634,29 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("GradScaler",),
             predicates={
-                "en": ("each iteration", "every iteration", "once"),
-                "ja": ("毎回", "一度", "ループ"),
-                "ko": ("매번", "한 번", "반복 밖", "루프 밖", "반복 전체"),
+                # "every iteration" alone says nothing: "recreate it every iteration" is the myth
+                "en": (
+                    "once",
+                    "outside the loop",
+                    "before the loop",
+                    "across iterations",
+                    "initial scale each",
+                    "initial scale every",
+                ),
+                "ja": ("一度", "ループ", "初期スケール"),
+                "ko": ("한 번", "반복 밖", "루프 밖", "반복 전체", "초기 스케일"),
             },
             # "must be created anew every iteration" states the opposite of living across them
             opposites={
-                "en": ("anew every iteration", "a new GradScaler every"),
-                "ja": ("毎回新しく作", "毎回作り直"),
-                "ko": ("새로 만들어야", "새로 생성해야"),
+                "en": (
+                    "anew every iteration",
+                    "a new GradScaler every",
+                    "every … iteration … recreat",
+                    "recreat … every",
+                    "re-creat … every",
+                ),
+                "ja": ("毎回新しく作", "毎回作り直", "毎 … 作り直"),
+                "ko": ("새로 만들어야", "새로 생성해야", "매 … 새로 만들", "매 … 다시 만들"),
             },
         ),
     ),
