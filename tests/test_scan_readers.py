@@ -199,3 +199,13 @@ def test_html_inside_a_markdown_article_is_read_as_html() -> None:
         (BlockKind.CODE, 10),
         (BlockKind.PROSE, 14),
     ]
+
+
+def test_br_breaks_a_pre_line_and_each_line_keeps_its_page_line() -> None:
+    text = '<p>Code:</p>\n<pre class="graf--pre">x = 1<br>y = 2<br/>print(x +\n      y)</pre>\n'
+    [prose, code] = html.read(Path("a.html"), text).blocks
+    assert (code.kind, code.text, code.lines) == (
+        BlockKind.CODE,
+        "x = 1\ny = 2\nprint(x +\n      y)",
+        (2, 2, 2, 3),
+    )

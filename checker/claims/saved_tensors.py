@@ -2421,9 +2421,16 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("no_grad",),
             predicates={
-                "en": ("reduc", "save memory"),
-                "ja": ("削減", "節約"),
-                "ko": ("줄이", "절약"),
+                "en": (
+                    "reduc",
+                    "save memory",
+                    "saving anything",
+                    "saves nothing",
+                    "nothing is saved",
+                    "holds no memory",
+                ),
+                "ja": ("削減", "節約", "何も保存しない", "何も保存されない"),
+                "ko": ("줄이", "절약", "아무것도 저장하지", "아무것도 저장되지"),
             },
         ),
     ),
@@ -2444,9 +2451,16 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("inference_mode",),
             predicates={
-                "en": ("reduc", "save memory"),
-                "ja": ("削減", "節約"),
-                "ko": ("줄이", "절약"),
+                "en": (
+                    "reduc",
+                    "save memory",
+                    "saving anything",
+                    "saves nothing",
+                    "nothing is saved",
+                    "holds no memory",
+                ),
+                "ja": ("削減", "節約", "何も保存しない", "何も保存されない"),
+                "ko": ("줄이", "절약", "아무것도 저장하지", "아무것도 저장되지"),
             },
         ),
     ),
@@ -2604,11 +2618,17 @@ CLAIMS = (
             "st-del-saved-input-freed",
         ),
         vocabulary=Vocabulary(
-            subjects=("del ", "明示的に削除", "del로", "del을", "delで"),
+            subjects=("del ", "`del`", "明示的に削除", "del로", "del을", "delで"),
             predicates={
-                "en": ("saved tensor", "saved for backward", "saved activation"),
-                "ja": ("保存されたテンソル", "保存された中間", "保存済み"),
-                "ko": ("저장된 텐서", "저장된 중간"),
+                "en": (
+                    "saved tensor",
+                    "saved for backward",
+                    "saved activation",
+                    "even if … saved",
+                    "autograd saved it",
+                ),
+                "ja": ("保存されたテンソル", "保存された中間", "保存済み", "保存されていても"),
+                "ko": ("저장된 텐서", "저장된 중간", "저장되어 있어도", "저장했더라도"),
             },
         ),
     ),

@@ -66,6 +66,22 @@ class _Open:
     language: str = ""
     #: For a code box (see :data:`_CODE_BOX`): its lines as they are laid out.
     box: _Box | None = None
+    #: For a ``<pre>``: the page line where each of its lines starts (a ``<br>`` breaks a
+    #: line without a new page line).
+    starts: list[int] = field(default_factory=list)
+
+    def newline_at(self, line: int) -> None:
+        self.parts.append("\n")
+        self.starts.append(line)
+
+    def numbered_lines(self) -> list[tuple[str, int]]:
+        """The ``<pre>``'s lines and their page lines, blank lines at either end left out."""
+        found = list(zip("".join(self.parts).split("\n"), self.starts or [self.line], strict=False))
+        while found and not found[-1][0].strip():
+            found.pop()
+        while found and not found[0][0].strip():
+            found.pop(0)
+        return found
 
 
 @dataclass
@@ -153,9 +169,7 @@ class _Page(HTMLParser):
             return
         line = self.getpos()[0] + self.line_offset
         if self.code is not None:
-            self.code.language = self.code.language or _language(classes)
-            if self.code.box is not None:
-                self.code.box.start(tag)
+            self._inside_code(self.code, tag, classes, line)
             return
         code = _code_start(tag, line, classes)
         if code is not None:
@@ -174,11 +188,21 @@ class _Page(HTMLParser):
             self._end_prose()
             self.prose = _Open(tag, line)
 
+    def _inside_code(self, code: _Open, tag: str, classes: str, line: int) -> None:
+        code.language = code.language or _language(classes)
+        if code.box is not None:
+            code.box.start(tag)
+        elif tag == "br":  # Medium and others break <pre> lines with <br>
+            code.newline_at(line)
+
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self.skipping:
             return
-        if tag == "br" and self.code is not None and self.code.box is not None:
-            self.code.box.newline()
+        if tag == "br" and self.code is not None:
+            if self.code.box is not None:
+                self.code.box.newline()
+            else:
+                self.code.newline_at(self.getpos()[0] + self.line_offset)
         elif tag == "br" and self.prose is not None:
             self.prose.parts.append(" ")
 
@@ -214,7 +238,11 @@ class _Page(HTMLParser):
             text = data.replace("\n", "").replace("\xa0", " ")
             self.code.box.add(text, self.getpos()[0] + self.line_offset)
         elif self.code is not None:
-            self.code.parts.append(data)
+            line = self.getpos()[0] + self.line_offset
+            for index, piece in enumerate(data.split("\n")):
+                if index:
+                    self.code.newline_at(line + index)
+                self.code.parts.append(piece)
         else:
             self._append(data)
 
@@ -255,15 +283,10 @@ class _Page(HTMLParser):
 
     def _end_code(self) -> None:
         assert self.code is not None
-        raw = "".join(self.code.parts)
-        body = raw.strip("\n")
         language = self.code.language.lower()
-        first = self.code.line + raw[: len(raw) - len(raw.lstrip("\n"))].count("\n")
-        lines = body.split("\n")
-        numbers = tuple(range(first, first + len(lines)))
-        if self.code.box is not None:
-            laid_out = self.code.box.lines()
-            lines, numbers = [t for t, _ in laid_out], tuple(n for _, n in laid_out)
+        box = self.code.box
+        laid_out = box.lines() if box is not None else self.code.numbered_lines()
+        lines, numbers = [t for t, _ in laid_out], tuple(n for _, n in laid_out)
         self.code = None
         if not "".join(lines).strip():
             return
@@ -309,7 +332,7 @@ def _beside_code(tag: str, classes: str) -> bool:
 def _code_start(tag: str, line: int, classes: str) -> _Open | None:
     """The code an element opens: a ``<pre>``, or a code box."""
     if tag == "pre":
-        return _Open("pre", line, language=_language(classes))
+        return _Open("pre", line, language=_language(classes), starts=[line])
     if tag in ("div", "table", "figure") and _CODE_BOX.search(classes):
         named = _BOX_LANGUAGE.search(classes)
         language = named.group(1) if named else _language(classes)
