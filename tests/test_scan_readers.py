@@ -203,7 +203,7 @@ def test_html_inside_a_markdown_article_is_read_as_html() -> None:
 
 def test_br_breaks_a_pre_line_and_each_line_keeps_its_page_line() -> None:
     text = '<p>Code:</p>\n<pre class="graf--pre">x = 1<br>y = 2<br/>print(x +\n      y)</pre>\n'
-    [prose, code] = html.read(Path("a.html"), text).blocks
+    [_prose, code] = html.read(Path("a.html"), text).blocks
     assert (code.kind, code.text, code.lines) == (
         BlockKind.CODE,
         "x = 1\ny = 2\nprint(x +\n      y)",
