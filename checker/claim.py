@@ -60,6 +60,10 @@ class Vocabulary:
     #: Per language, phrases of which a sentence must hold one to state the claim (for a claim
     #: about CPU autocast: "CPU"); a language without any requires nothing.
     requires: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
+    #: For a claim about order: the terms (any language) of what comes first and of what
+    #: comes then ("unscale_" before "clip"); a sentence that names both the other way round
+    #: denies the claim (see :mod:`checker.scan.order`).
+    order: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     def __post_init__(self) -> None:
         if not self.subjects:

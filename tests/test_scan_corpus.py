@@ -44,7 +44,7 @@ FOUND = {
     ("ja", "imports"): (1, 1),
     ("ja", "indentation"): (4, 4),
     ("ja", "session"): (4, 4),
-    ("ja", "statement-recognition"): (6, 7),
+    ("ja", "statement-recognition"): (7, 7),
     ("ja", "typography"): (1, 1),
     ("ja", "versions"): (1, 1),
     ("ko", "api-deprecated"): (4, 4),

@@ -179,8 +179,13 @@ def test_a_setting_written_as_code_names_its_subject(claims: tuple[Claim, ...]) 
             "ko",
             [("amp/gradscaler-lives-across-iterations", "contradicted")],
         ),
-        # the wrong order is not read as the claim (an order the vocabulary cannot judge yet)
-        ("勾配クリッピングは `unscale_` の前に行います。", "ja", [(None, "unverified")]),
+        # a claim about order is denied by the other order (checker.scan.order)
+        (
+            "勾配クリッピングは `unscale_` の前に行います。",
+            "ja",
+            [("amp/clip-after-unscale", "contradicted")],
+        ),
+        ("Do not clip before `unscale_`.", "en", [("amp/clip-after-unscale", "supported")]),
         ("클리핑 전에 `unscale_`를 호출합니다.", "ko", [("amp/clip-after-unscale", "supported")]),
     ],
 )

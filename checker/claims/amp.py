@@ -2565,11 +2565,8 @@ CLAIMS = (
         vocabulary=Vocabulary(
             subjects=("unscale_", "clip_grad_norm_"),
             predicates={"en": ("clip",), "ja": ("クリップ", "クリッピング"), "ko": ("클리핑",)},
-            unless={  # the other order ("clip before unscale_") is not read as this claim
-                "en": ("clip … before … unscale",),
-                "ja": ("クリップ … unscale_ … 前", "クリッピング … unscale_ … 前"),
-                "ko": ("클리핑 … unscale_ … 전",),
-            },
+            # "clip before unscale_" (the other order) denies it (checker.scan.order)
+            order=(("unscale_",), ("clip", "クリップ", "クリッピング", "클리핑")),
             conditions={  # "unscale_ first, otherwise you clip the scaled gradients"
                 "en": ("otherwise",),
                 "ja": ("そうしないと", "しないと"),

@@ -27,7 +27,7 @@ from checker import language
 from checker.claim import Claim
 from checker.evidence import Outcome
 from checker.report import evidence_summary
-from checker.scan import table
+from checker.scan import order, table
 from checker.scan.document import Block, BlockKind
 from checker.scan.findings import Finding, Verdict
 from checker.scan.history import History
@@ -349,6 +349,11 @@ def judge(
     # the predicate nearest the subject, in its own clause; an opposite predicate denies it
     asserts = (inside % 2 == 0) != opposite
     agrees = asserts != statement_denies(claim)
+    sequence = claim.vocabulary.order if claim.vocabulary else None
+    said = order.stated_order(mention.sentence, lang, order.Order(*sequence)) if sequence else None
+    if said is not None:  # a claim about order: the order the sentence states decides
+        said = said if inside % 2 == 0 else not said  # "do not clip before unscale_"
+        agrees = said and (agrees or not opposite)  # an opposite predicate still denies
     verdict, evidence = _decide(claim, agrees, verdicts.get(claim.id, ()), history or History())
     stance = "agrees with" if agrees else "denies"
     evidence = f"{stance} '{claim.statement}' — {evidence}"
