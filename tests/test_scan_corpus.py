@@ -33,7 +33,7 @@ FOUND = {
     ("en", "imports"): (2, 2),
     ("en", "indentation"): (1, 1),
     ("en", "session"): (2, 2),
-    ("en", "statement-recognition"): (6, 7),
+    ("en", "statement-recognition"): (7, 7),
     ("en", "typography"): (1, 1),
     ("en", "versions"): (1, 1),
     ("ja", "api-deprecated"): (5, 5),

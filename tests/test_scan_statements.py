@@ -197,3 +197,31 @@ def test_vocabulary_cases_found_by_a_blind_qiita_sample(
     (tmp_path / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
     result = scan_prose(tmp_path)
     assert [(f.claim, f.verdict.value) for f in result.findings if f.kind == "claim"] == found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        # a clause after ';' that points back at the subject goes on about it
+        (
+            "You don't have to pass `use_reentrant`; the default works and prints nothing.",
+            [("checkpointing/use-reentrant-omitted-warns", "contradicted")],
+        ),
+        # one that names another subject does not
+        (
+            "`index_select()` is handy; `view()` shares memory with the input.",
+            [
+                ("views/view-and-reshape-share-storage", "supported"),
+                ("views/myth-index-select-shares-memory", "unverified"),
+            ],
+        ),
+    ],
+)
+def test_a_clause_after_a_semicolon_that_points_back_keeps_its_subject(
+    sentence: str, found: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    from tests.helpers import scan_prose
+
+    (tmp_path / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
+    result = scan_prose(tmp_path)
+    assert [(f.claim, f.verdict.value) for f in result.findings if f.kind == "claim"] == found

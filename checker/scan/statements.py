@@ -414,13 +414,17 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
         )
         if gap > _REACH[lang]:
             return f"its subject and predicate are {gap} characters apart"
-        if _CLAUSE_BREAK.search(prose, start, end):
+        breaks = list(_CLAUSE_BREAK.finditer(prose, start, end))
+        if breaks and not (len(breaks) == 1 and _ANAPHORA.match(prose, breaks[0].end())):
             return "its subject and predicate are in different clauses"
     return None
 
 
 #: Punctuation that separates what comes before it from what follows, for the scanner.
 _CLAUSE_BREAK = re.compile(r"[:;：；]|\s[-–—]\s|\bbut\b|\bwhere\b|\bwhereas\b")
+#: A clause after a semicolon that opens by pointing back at the subject of the one before
+#: ("`use_reentrant` is optional; the default prints nothing"): it goes on about that subject.
+_ANAPHORA = re.compile(r"(?<=;)\s*(?:it|this|that|the default|its default)\b", re.IGNORECASE)
 
 
 def confirmed_in_source(
