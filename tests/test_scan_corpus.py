@@ -28,7 +28,7 @@ FOUND = {
     ("en", "api-deprecated"): (9, 9),
     ("en", "api-exists"): (5, 5),
     ("en", "api-signature"): (4, 4),
-    ("en", "claims-neighbourhood"): (17, 18),
+    ("en", "claims-neighbourhood"): (18, 18),
     ("en", "comment-values"): (16, 16),
     ("en", "imports"): (2, 2),
     ("en", "indentation"): (1, 1),

@@ -2062,6 +2062,7 @@ CLAIMS = (
                     "accumulates again",
                     "can be called twice",
                     "can call backward twice",
+                    "frees nothing",
                 ),
                 "ja": ("勾配がもう一度加算", "2回呼べ", "二度呼べ", "何度でも呼べ"),
                 "ko": ("두 번 호출할 수 있", "여러 번 호출할 수 있", "변화도가 다시 누적"),
