@@ -32,7 +32,8 @@ _SENTENCE_END = re.compile(
 NEGATION: dict[Lang, re.Pattern[str]] = {
     "en": re.compile(
         r"\b(?:not|never|no longer|cannot|neither|nor|nothing|none|no)\b|n't\b"
-        r"|\bwithout\s+(?:reduc|sav|chang|copy|allocat)",
+        r"|\bwithout\s+(?:reduc|sav|chang|copy|allocat)"
+        r"|(?<!to )\bavoid(?:s|ed|ing)?\b",  # "avoids a copy"; not "to avoid underflow"
         re.IGNORECASE,
     ),
     # ない/ません/ず after a verb or adjective stem; 少ない・危ない・違いない are not negations.
@@ -351,7 +352,14 @@ def negation_scope(
     scope_start, scope_end = 0, len(text)
     if spans and lang == "en":
         anchor = spans[0][0] if near is None else near
-        first_start, first_end = min(spans, key=lambda span: (abs(span[0] - anchor), span))
+        # English puts the predicate after its subject: the first stem after it, else the
+        # nearest before ("X always copies, while `as_tensor()` avoids a copy")
+        following = [span for span in spans if span[0] >= anchor]
+        first_start, first_end = (
+            min(following)
+            if following and near is not None
+            else min(spans, key=lambda span: (abs(span[0] - anchor), span))
+        )
         opened = list(_EN_CLAUSE.finditer(text, 0, first_start))
         after = _EN_CLAUSE.search(text, first_end)
         scope_start = opened[-1].end() if opened else 0

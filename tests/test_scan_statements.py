@@ -225,3 +225,43 @@ def test_a_clause_after_a_semicolon_that_points_back_keeps_its_subject(
     (tmp_path / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
     result = scan_prose(tmp_path)
     assert [(f.claim, f.verdict.value) for f in result.findings if f.kind == "claim"] == found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        # a subject set against the sentence's own: the predicate is not said of it
+        (
+            "Unlike `index_select()`, slicing returns a view that shares memory.",
+            [("views/myth-index-select-shares-memory", "supported")],
+        ),
+        (
+            "`index_select()`와 달리 슬라이싱은 메모리를 공유하는 뷰를 반환합니다.",
+            [("views/myth-index-select-shares-memory", "supported")],
+        ),
+        # a hedge ("may ... depending on") states no rule
+        (
+            "`reshape()` may return a view or a copy, depending on the strides.",
+            [
+                ("views/view-and-reshape-share-storage", "unverified"),
+                ("views/reshape-copies-non-contiguous", "unverified"),
+            ],
+        ),
+        # English: the predicate after the subject ("avoids a copy"), not the clause before
+        (
+            "`torch.tensor()` always copies, while `torch.as_tensor()` avoids a copy when it can.",
+            [
+                ("views/as-tensor-shares-when-dtype-and-device-match", "supported"),
+                ("views/torch-tensor-copies", "supported"),
+            ],
+        ),
+    ],
+)
+def test_correct_sentences_a_precision_test_found_contradicted(
+    sentence: str, found: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    from tests.helpers import scan_prose
+
+    (tmp_path / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
+    result = scan_prose(tmp_path)
+    assert [(f.claim, f.verdict.value) for f in result.findings if f.kind == "claim"] == found

@@ -348,6 +348,8 @@ def judge(
         )
     # the predicate nearest the subject, in its own clause; an opposite predicate denies it
     asserts = (inside % 2 == 0) != opposite
+    if _contrasted(mention.sentence, mention.mention.subject, lang):
+        asserts = not asserts  # "unlike `index_select()`, slicing shares memory"
     agrees = asserts != statement_denies(claim)
     sequence = claim.vocabulary.order if claim.vocabulary else None
     said = order.stated_order(mention.sentence, lang, order.Order(*sequence)) if sequence else None
@@ -360,6 +362,27 @@ def judge(
     return finding(verdict, evidence)
 
 
+#: A subject set against the sentence's own ("unlike X, ..."): what the sentence says holds
+#: for the other subject, and not for this one. English marks it before the subject,
+#: Japanese and Korean after it.
+_CONTRAST_BEFORE = re.compile(r"\b(?:unlike|in contrast to|as opposed to)\s+[`(]*[\w.]*$", re.I)
+_CONTRAST_AFTER: dict[str, re.Pattern[str]] = {
+    "ja": re.compile(r"^[\w.()`]*\s*(?:とは|と)(?:違って|違い|異なり)"),
+    "ko": re.compile(r"^[\w.()`]*\s*(?:와|과)(?:는)?\s*달리"),
+}
+
+
+def _contrasted(sentence: str, subject: str, lang: str) -> bool:
+    text = language.normalise(sentence)
+    at = text.find(subject)
+    if at < 0:
+        return False
+    if lang == "en":
+        return bool(_CONTRAST_BEFORE.search(text[:at]))
+    after = _CONTRAST_AFTER.get(lang)
+    return bool(after and after.match(text[at + len(subject) :]))
+
+
 #: Words that make a sentence speak *about* a statement rather than make it: reported speech
 #: ("the article says"), judgements of other texts ("wrong", "myth"), conditionals and
 #: questions. Such a sentence is not judged: the scanner reports only what an article states.
@@ -367,16 +390,18 @@ _INDIRECT: dict[str, re.Pattern[str]] = {
     "en": re.compile(
         r"\b(?:articles?|claims?|says?|said|states?|presents?|describes?|suggests?|myths?|"
         r"wrong|false|true|if|whether|would|might|could|believe[sd]?|promise[sd]?|review|"
-        r"so that|only when|only if|unless|otherwise|proof|proves?|guarantee[sd]?)\b|\?",
+        r"so that|only when|only if|unless|otherwise|proof|proves?|guarantee[sd]?|may|"
+        r"depending on)\b|\?",
         re.IGNORECASE,
     ),
     "ja": re.compile(
         r"記事|と述べ|とされ|と主張|と説明|と紹介|と書|誤解|誤り|間違|正しく|もし|かどうか|"
         r"でしょうか|(?<!同じ)ように|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]|たら、|ならば|べきか|か迷"
+        r"|場合があ|ことがあ|によって(?:は|異な|変わ)"
     ),
     "ko": re.compile(
         r"글에서|글은|글의|글이|기사|주장|오해|잘못|틀린|틀렸|만약|인지|라고|다고|"
-        r"도록|경우에만|때만|보장|증명|[?？]"
+        r"도록|경우에만|때만|보장|증명|[?？]|경우가 있|에 따라"
     ),
 }
 
