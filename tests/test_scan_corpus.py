@@ -39,7 +39,7 @@ FOUND = {
     ("ja", "api-deprecated"): (5, 5),
     ("ja", "api-exists"): (2, 2),
     ("ja", "api-signature"): (4, 4),
-    ("ja", "claims-neighbourhood"): (14, 15),
+    ("ja", "claims-neighbourhood"): (15, 15),
     ("ja", "comment-values"): (15, 15),
     ("ja", "imports"): (1, 1),
     ("ja", "indentation"): (4, 4),

@@ -30,14 +30,15 @@ def test_ids_and_keys_carry_the_topic_prefix() -> None:
 
 
 def test_every_claim_has_a_control_and_a_vocabulary() -> None:
-    assert len(data.CLAIMS) == 13
+    assert len(data.CLAIMS) == 14
     assert all(c.control is not None and c.vocabulary is not None for c in data.CLAIMS)
     myths = {c.id for c in data.CLAIMS if c.expect.value == "fails"}
     assert myths == {"data/myth-tensor-class-always-copies", "data/myth-deepcopy-keeps-graph"}
 
 
 #: (line, claim, verdict) of every claim finding, the same in each language's sample: one
-#: statement per line, the first also denying the myth that torch.Tensor always copies.
+#: statement per line, the first also denying the myth that torch.Tensor always copies, the
+#: last a false one about .data (it shares memory, as detach() does).
 FINDINGS = {
     (3, "data/tensor-class-shares-float32-arrays", S),
     (3, "data/myth-tensor-class-always-copies", S),
@@ -53,6 +54,7 @@ FINDINGS = {
     (23, "data/np-shares-memory-gets-both-cases", S),
     (25, "data/copying-constructors-cost-grows-with-size", S),
     (27, "data/deepcopy-keeps-shared-storage", S),
+    (29, "data/dot-data-shares-without-version", C),
 }
 
 
@@ -61,7 +63,7 @@ def test_the_scanner_reads_each_claim_in_each_language(lang: str) -> None:
     path = sample("scan-data") / f"{lang}.md"
     result = scan([path], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
     found = [(f.line, f.claim, f.verdict) for f in result.findings if f.kind == "claim"]
-    assert len(found) == len(FINDINGS) == 14
+    assert len(found) == len(FINDINGS) == 15
     assert set(found) == FINDINGS
     assert {f.lang for f in result.findings if f.kind == "claim"} == {lang}
 

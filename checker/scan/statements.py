@@ -367,8 +367,8 @@ def judge(
 #: Japanese and Korean after it.
 _CONTRAST_BEFORE = re.compile(r"\b(?:unlike|in contrast to|as opposed to)\s+[`(]*[\w.]*$", re.I)
 _CONTRAST_AFTER: dict[str, re.Pattern[str]] = {
-    "ja": re.compile(r"^[\w.()`]*\s*(?:とは|と)(?:違って|違い|異なり)"),
-    "ko": re.compile(r"^[\w.()`]*\s*(?:와|과)(?:는)?\s*달리"),
+    "ja": re.compile(r"^[A-Za-z0-9_.()`]*\s*(?:とは|と)(?:違って|違い|異なり)"),
+    "ko": re.compile(r"^[A-Za-z0-9_.()`]*\s*(?:와|과)(?:는)?\s*달리"),
 }
 
 
