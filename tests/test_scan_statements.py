@@ -239,6 +239,15 @@ def test_a_clause_after_a_semicolon_that_points_back_keeps_its_subject(
             "`index_select()`와 달리 슬라이싱은 메모리를 공유하는 뷰를 반환합니다.",
             [("views/myth-index-select-shares-memory", "supported")],
         ),
+        # a negation that is part of the claim's own words ("아무것도 저장되지 않") is no denial
+        (
+            "`torch.no_grad()` 안에서는 역전파를 위해 아무것도 저장되지 않습니다.",
+            [("saved-tensors/no-grad-holds-nothing", "supported")],
+        ),
+        (
+            "`index_select()`는 슬라이싱과 달리 새 메모리에 결과를 복사합니다.",
+            [("views/myth-index-select-shares-memory", "supported")],
+        ),
         # a hedge ("may ... depending on") states no rule
         (
             "`reshape()` may return a view or a copy, depending on the strides.",
