@@ -8,7 +8,11 @@ headings, list items, block quotes and table rows are prose, with inline ``<code
 in backquotes as Markdown would have it. A table row keeps its header's cells (marks:
 ``scan.table``). What is not the article is left out: ``<script>``, ``<style>``,
 ``<nav>``, ``<header>``, ``<footer>``, ``<aside>``, forms, and line-number gutters of code
-listings. Lines are lines of the ``.html`` file: a block starts on the line of its tag.
+listings. Code that blog engines draw without ``<pre>`` (a box of one element per line, see
+:data:`_CODE_BOX`) is code too, without its gutter, credits and toolbar; ``<br>`` breaks a
+line of code. Lines are lines of the ``.html`` file: prose starts on the line of its tag, and
+each line of code keeps the page line it starts on. HTML inside a Markdown article is read
+here too (:func:`blocks_of`).
 """
 
 from __future__ import annotations
