@@ -64,3 +64,18 @@ def test_the_settings_reach_the_workers_through_the_environment(tmp_path: Path) 
         limits=ServiceLimits(upload_bytes=10, rate=7, rate_window_s=2.5),
     )
     assert ServiceConfig.from_env(cfg.to_env()) == cfg
+
+
+def test_a_job_that_finishes_between_two_collections_keeps_its_counts(tmp_path: Path) -> None:
+    """A worker can write its last progress and its result before the web process looks: the
+    finished job still says how many snippets ran (it said 0 of 0, now and then, in CI)."""
+    from checker.service.queue import _key
+
+    queue = Queue(config(tmp_path))
+    job_id = _add(queue.store)
+    queue.huey.put(_key("progress", job_id), {"stage": "judged", "done": 2, "total": 2})
+    queue.huey.put(_key("result", job_id), {"status": "done", "result": {"schema": "x"}})
+    queue.collect(job_id)
+    job = queue.store.job(job_id)
+    assert job is not None
+    assert (job.status, job.done, job.total) == ("done", 2, 2)

@@ -105,6 +105,11 @@ class Queue:
     def _collect_one(self, job_id: str) -> None:
         finished = self.huey.get(_key("result", job_id))  # taken: written to the store now
         if finished is not None:
+            # the last progress first: a job can finish between two collections, and its
+            # counts must not depend on when the web process looked
+            last = self.huey.get(_key("progress", job_id), peek=True)
+            if last is not None:
+                self.store.progress(job_id, last["stage"], last["done"], last["total"])
             if finished["status"] == DONE:
                 self.store.finish(job_id, finished["result"])
             else:
