@@ -33,3 +33,19 @@ CLIP = Order(("unscale_",), ("clip", "クリップ", "クリッピング", "클�
 )
 def test_the_stated_order(sentence: str, lang: Lang, said: bool | None) -> None:
     assert stated_order(sentence, lang, CLIP) is said
+
+
+UPDATE = Order(("step",), ("update",))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lang", "said"),
+    [
+        ("Call `scaler.update()` before `scaler.step(optimizer)`.", "en", False),
+        ("Call `scaler.step(optimizer)`, then `scaler.update()`.", "en", True),
+        ("`scaler.update()` は `scaler.step()` の前に呼びます。", "ja", False),
+        ("`scaler.update()`는 `scaler.step()` 다음에 호출합니다.", "ko", True),
+    ],
+)
+def test_the_stated_order_of_step_and_update(sentence: str, lang: Lang, said: bool) -> None:
+    assert stated_order(sentence, lang, UPDATE) is said

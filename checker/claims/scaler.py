@@ -459,6 +459,8 @@ CLAIMS = (
                 "ja": ("1回だけ", "一度だけ", "1 回だけ"),
                 "ko": ("한 번만",),
             },
+            # "call update() before step()" (the other order) denies it (checker.scan.order)
+            order=(("step",), ("update",)),
             opposites={  # "call update() right after each step()"
                 "en": ("after each … step", "after every … step", "for each optimizer"),
                 "ja": ("オプティマイザごと", "各オプティマイザ", "step() … ごとに"),

@@ -122,6 +122,7 @@ def mentions_in(
         original = sentence if read != sentence else ""
         written_in = _written_in(sentence, lang)
         matched = language.mentions(read, written_in, list(claims))  # type: ignore[arg-type]
+        matched += _ordered(read, written_in, claims, {m.claim.id for m in matched})
         if block.heading and not _heading_states(sentence, written_in):
             matched = []  # "deepcopy와 계산 그래프": a topic, not a statement
         read_in = written_in if written_in != lang else ""
@@ -133,6 +134,28 @@ def mentions_in(
             and (_TORCH_NAME.search(sentence) or any(s in sentence for s in api_subjects))
         ):
             found.append(Mention(block, line, sentence, lang, None))
+    return found
+
+
+def _ordered(
+    sentence: str, lang: str, claims: Sequence[Claim], seen: set[str]
+) -> list[language.Mention]:
+    """Claims about order that a sentence states by the order alone ("call `update()` before
+    `step()`"): it names the claim's subject and both of its terms as code, with an order
+    marker ("before the first step, `update()` ..." speaks of a step, not of `step()`)."""
+    found = []
+    prose = language.normalise(sentence)
+    code = " ".join(re.findall(r"`([^`]*)`", prose)).lower()
+    for claim in claims:
+        vocabulary = claim.vocabulary
+        if vocabulary is None or vocabulary.order is None or claim.id in seen:
+            continue
+        if not all(any(t.lower() in code for t in terms) for terms in vocabulary.order):
+            continue
+        subject = next((s for s in vocabulary.subjects if language.names(s, prose)), None)
+        said = order.stated_order(sentence, lang, order.Order(*vocabulary.order))  # type: ignore[arg-type]
+        if subject is not None and said is not None:
+            found.append(language.Mention(claim, True, subject, "order", False))
     return found
 
 
