@@ -209,3 +209,21 @@ def test_br_breaks_a_pre_line_and_each_line_keeps_its_page_line() -> None:
         "x = 1\ny = 2\nprint(x +\n      y)",
         (2, 2, 2, 3),
     )
+
+
+def test_a_naver_code_box_keeps_its_own_line_breaks() -> None:
+    """Naver's SmartEditor lays its code out with white-space: pre inside <div>s: its line
+    breaks are the code's, and the inner <div>'s class names the language."""
+    text = (
+        '<div class="se-component se-code"><div class="se-code-source">\n'
+        '<div class="__se_code_view language-python">x = 1\n'
+        "for i in range(2):\n"
+        "    print(x)\n"
+        "</div>\n</div></div>\n"
+        '<div class="se-code-source"><div class="__se_code_view language-bash">pip install torch'
+        "</div></div>\n"
+    )
+    blocks = html.read(Path("a.html"), text).blocks
+    assert [(b.kind, b.text, b.lines, b.info) for b in blocks] == [
+        (BlockKind.CODE, "x = 1\nfor i in range(2):\n    print(x)", (2, 3, 4), "python"),
+    ]

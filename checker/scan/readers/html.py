@@ -38,6 +38,9 @@ _LANGUAGE = re.compile(r"\b(?:language|lang|highlight|brush:?)-?\s*([\w+#.-]+)")
 #: Code listings that blog engines draw without ``<pre>``: a box holding one element per line
 #: (Tistory's Color Scripter, WordPress's SyntaxHighlighter and Crayon, Naver's SmartEditor).
 _CODE_BOX = re.compile(r"\b(?:colorscripter-code|syntaxhighlighter|crayon-syntax|se-code-source)\b")
+#: Boxes whose text keeps its own line breaks (Naver's SmartEditor lays its code out with
+#: ``white-space: pre``), where the others break lines with elements only.
+_LITERAL_BOX = re.compile(r"\bse-code-source\b")
 #: SyntaxHighlighter names the language as the box's second class: "syntaxhighlighter python".
 _BOX_LANGUAGE = re.compile(r"\bsyntaxhighlighter\s+([\w+#-]+)")
 #: Elements that hold one line of a code box.
@@ -96,6 +99,8 @@ class _Box:
     tag: str
     depth: int = 1
     cells: list[list[tuple[str, int]]] = field(default_factory=lambda: [[]])
+    #: The box's text keeps its line breaks (see :data:`_LITERAL_BOX`).
+    literal: bool = False
 
     def add(self, text: str, line: int) -> None:
         cell = self.cells[-1]
@@ -237,10 +242,17 @@ class _Page(HTMLParser):
         if self.code is not None and self.code.box is not None:
             # a box is laid out by its elements: the page's own line breaks between them are
             # not the code's, and indentation is written with no-break spaces
+            box, line = self.code.box, self.getpos()[0] + self.line_offset
+            if box.literal:
+                for index, piece in enumerate(data.replace("\xa0", " ").split("\n")):
+                    if index:
+                        box.newline()
+                    if piece:
+                        box.add(piece, line + index)
+                return
             if "\n" in data and not data.strip():
                 return
-            text = data.replace("\n", "").replace("\xa0", " ")
-            self.code.box.add(text, self.getpos()[0] + self.line_offset)
+            box.add(data.replace("\n", "").replace("\xa0", " "), line)
         elif self.code is not None:
             line = self.getpos()[0] + self.line_offset
             for index, piece in enumerate(data.split("\n")):
@@ -340,7 +352,8 @@ def _code_start(tag: str, line: int, classes: str) -> _Open | None:
     if tag in ("div", "table", "figure") and _CODE_BOX.search(classes):
         named = _BOX_LANGUAGE.search(classes)
         language = named.group(1) if named else _language(classes)
-        return _Open(tag, line, language=language, box=_Box(tag))
+        box = _Box(tag, literal=bool(_LITERAL_BOX.search(classes)))
+        return _Open(tag, line, language=language, box=box)
     return None
 
 
