@@ -25,7 +25,7 @@ from checker.probes.autograd_memory import (
     trace_memory,
 )
 from checker.probes.memory import shares_storage
-from checker.typing import Device
+from checker.typing import Device, Lang
 
 #: The message the probes give ``disable_saved_tensors_hooks``.
 MESSAGE = "saved tensor hooks are off here"
@@ -1878,6 +1878,29 @@ _REDUCE_COMPUTE = Vocabulary(
     },
 )
 
+
+#: "Saves nothing for backward", as a region that records nothing (no_grad, inference_mode)
+#: is described; the negations are part of the words.
+_HOLDS_NOTHING: dict[Lang, tuple[str, ...]] = {
+    "en": (
+        "reduc",
+        "save memory",
+        "saving anything",
+        "saves nothing",
+        "nothing is saved",
+        "holds no memory",
+    ),
+    "ja": (
+        "削減",
+        "節約",
+        "何も保存しない",
+        "何も保存されない",
+        "メモリを保持しな",
+        "メモリを保持しません",
+    ),
+    "ko": ("줄이", "절약", "아무것도 저장하지 않", "아무것도 저장되지 않", "메모리를 점유하지 않"),
+}
+
 CLAIMS = (
     # what autograd saves
     Claim(
@@ -2421,31 +2444,7 @@ CLAIMS = (
         measures=("st-held-no-grad", "st-peak-no-grad", "st-no-grad-held-ratio"),
         vocabulary=Vocabulary(
             subjects=("no_grad",),
-            predicates={
-                "en": (
-                    "reduc",
-                    "save memory",
-                    "saving anything",
-                    "saves nothing",
-                    "nothing is saved",
-                    "holds no memory",
-                ),
-                "ja": (
-                    "削減",
-                    "節約",
-                    "何も保存しない",
-                    "何も保存されない",
-                    "メモリを保持しな",
-                    "メモリを保持しません",
-                ),
-                "ko": (
-                    "줄이",
-                    "절약",
-                    "아무것도 저장하지 않",
-                    "아무것도 저장되지 않",
-                    "메모리를 점유하지 않",
-                ),
-            },
+            predicates=_HOLDS_NOTHING,
         ),
     ),
     Claim(
@@ -2464,31 +2463,7 @@ CLAIMS = (
         ),
         vocabulary=Vocabulary(
             subjects=("inference_mode",),
-            predicates={
-                "en": (
-                    "reduc",
-                    "save memory",
-                    "saving anything",
-                    "saves nothing",
-                    "nothing is saved",
-                    "holds no memory",
-                ),
-                "ja": (
-                    "削減",
-                    "節約",
-                    "何も保存しない",
-                    "何も保存されない",
-                    "メモリを保持しな",
-                    "メモリを保持しません",
-                ),
-                "ko": (
-                    "줄이",
-                    "절약",
-                    "아무것도 저장하지 않",
-                    "아무것도 저장되지 않",
-                    "메모리를 점유하지 않",
-                ),
-            },
+            predicates=_HOLDS_NOTHING,
         ),
     ),
     Claim(
