@@ -13,11 +13,19 @@ from checker import registry as registry_mod
 from checker.claim import Claim
 from checker.scan.document import Block, BlockKind
 from checker.scan.statements import mentions_in
+from tests.helpers import scan_prose
 
 
 @pytest.fixture(scope="module")
 def claims() -> tuple[Claim, ...]:
     return tuple(registry_mod.load().claims)
+
+
+def _claim_findings(sentence: str, folder: Path) -> list[tuple[str | None, str]]:
+    """``(claim, verdict)`` of each claim finding of a prose scan of a one-sentence article."""
+    (folder / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
+    result = scan_prose(folder)
+    return [(f.claim, f.verdict.value) for f in result.findings if f.kind == "claim"]
 
 
 def _read(text: str, lang: str, claims: tuple[Claim, ...]) -> list[tuple[int, str | None]]:
@@ -192,11 +200,7 @@ def test_a_setting_written_as_code_names_its_subject(claims: tuple[Claim, ...]) 
 def test_vocabulary_cases_found_by_a_blind_qiita_sample(
     sentence: str, lang: str, found: list[tuple[str | None, str]], tmp_path: Path
 ) -> None:
-    from tests.helpers import scan_prose
-
-    (tmp_path / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
-    result = scan_prose(tmp_path)
-    assert [(f.claim, f.verdict.value) for f in result.findings if f.kind == "claim"] == found
+    assert _claim_findings(sentence, tmp_path) == found
 
 
 @pytest.mark.parametrize(
@@ -220,11 +224,7 @@ def test_vocabulary_cases_found_by_a_blind_qiita_sample(
 def test_a_clause_after_a_semicolon_that_points_back_keeps_its_subject(
     sentence: str, found: list[tuple[str, str]], tmp_path: Path
 ) -> None:
-    from tests.helpers import scan_prose
-
-    (tmp_path / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
-    result = scan_prose(tmp_path)
-    assert [(f.claim, f.verdict.value) for f in result.findings if f.kind == "claim"] == found
+    assert _claim_findings(sentence, tmp_path) == found
 
 
 @pytest.mark.parametrize(
@@ -269,8 +269,4 @@ def test_a_clause_after_a_semicolon_that_points_back_keeps_its_subject(
 def test_correct_sentences_a_precision_test_found_contradicted(
     sentence: str, found: list[tuple[str, str]], tmp_path: Path
 ) -> None:
-    from tests.helpers import scan_prose
-
-    (tmp_path / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
-    result = scan_prose(tmp_path)
-    assert [(f.claim, f.verdict.value) for f in result.findings if f.kind == "claim"] == found
+    assert _claim_findings(sentence, tmp_path) == found
