@@ -83,12 +83,8 @@ class _Open:
 
     def numbered_lines(self) -> list[tuple[str, int]]:
         """The ``<pre>``'s lines and their page lines, blank lines at either end left out."""
-        found = list(zip("".join(self.parts).split("\n"), self.starts or [self.line], strict=False))
-        while found and not found[-1][0].strip():
-            found.pop()
-        while found and not found[0][0].strip():
-            found.pop(0)
-        return found
+        lines = "".join(self.parts).split("\n")
+        return _trimmed(list(zip(lines, self.starts or [self.line], strict=False)))
 
 
 @dataclass
@@ -131,17 +127,14 @@ class _Box:
 
     def lines(self) -> list[tuple[str, int]]:
         """The code's lines and their page lines, blank lines at either end left out."""
-        found = [
-            (text.rstrip("\n"), line)
-            for cell in self.cells
-            if not _NUMBERS_ONLY.fullmatch("".join(text for text, _ in cell))
-            for text, line in cell
-        ]
-        while found and not found[-1][0].strip():
-            found.pop()
-        while found and not found[0][0].strip():
-            found.pop(0)
-        return found
+        return _trimmed(
+            [
+                (text.rstrip("\n"), line)
+                for cell in self.cells
+                if not _NUMBERS_ONLY.fullmatch("".join(text for text, _ in cell))
+                for text, line in cell
+            ]
+        )
 
 
 class _Page(HTMLParser):
@@ -337,6 +330,16 @@ class _Page(HTMLParser):
             )
         )
         self.previous_code = False
+
+
+def _trimmed(lines: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Numbered lines of code without the blank lines at either end."""
+    start, end = 0, len(lines)
+    while start < end and not lines[start][0].strip():
+        start += 1
+    while end > start and not lines[end - 1][0].strip():
+        end -= 1
+    return lines[start:end]
 
 
 def _beside_code(tag: str, classes: str) -> bool:
