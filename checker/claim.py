@@ -58,7 +58,8 @@ class Vocabulary:
     #: claim, it does not speak about it hypothetically.
     conditions: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
     #: Per language, phrases of which a sentence must hold one to state the claim (for a claim
-    #: about CPU autocast: "CPU"); a language without any requires nothing.
+    #: about CPU autocast: "CPU"); a language without any requires nothing. Matched as stems are
+    #: (a gap allowed).
     requires: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
     #: For a claim about order: the terms (any language) of what comes first and of what
     #: comes then ("unscale_" before "clip"); a sentence that names both the other way round

@@ -260,7 +260,7 @@ def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:
         if subject is None or any(stem_pattern(u).search(lowered) for u in unless):
             continue
         required = vocabulary.requires.get(lang, ())
-        if required and not any(r.lower() in lowered for r in required):
+        if required and not any(stem_pattern(r).search(lowered) for r in required):
             continue
         outside = lowered.replace(subject.lower(), "\0")  # a predicate is more than the subject
         opposite = False
