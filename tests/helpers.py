@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -38,3 +39,24 @@ def claim_verdicts(result: Any) -> set[tuple[str, int, str, object]]:
         for f in result.findings
         if f.kind == "claim" and f.claim is not None
     }
+
+
+def sphinx_html(lang: str, html: Path, doctrees: Path, *options: str) -> list[str]:
+    """The command that builds the docs in ``lang`` into ``html`` with ``doctrees``, as
+    ``nox -s docs`` runs Sphinx, plus ``options``."""
+    return [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        "html",
+        *options,
+        "-c",
+        str(ROOT),
+        "-D",
+        f"language={lang}",
+        "-d",
+        str(doctrees),
+        str(ROOT / "docs"),
+        str(html),
+    ]

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ import pytest
 
 from checker.i18n.sources import page_names
 from tests.chromium import headless_chromium, needs_chromium
-from tests.helpers import ROOT
+from tests.helpers import ROOT, sphinx_html
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 LANGS = ("ja", "ko")
@@ -119,24 +118,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for lang in LANGS:
         target = out / lang
         result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "sphinx",
-                "-b",
-                "html",
-                "-c",
-                str(ROOT),
-                "-D",
-                f"language={lang}",
-                "-d",
-                str(out / "doctrees" / lang),
-                "-W",
-                "--keep-going",
-                "-q",
-                str(ROOT / "docs"),
-                str(target),
-            ],
+            sphinx_html(lang, target, out / "doctrees" / lang, "-W", "--keep-going", "-q"),
             env=env,
             capture_output=True,
             text=True,

@@ -17,14 +17,13 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from checker.report.plain_text import plain
-from tests.helpers import ROOT
+from tests.helpers import ROOT, sphinx_html
 
 LANGS = ("ja", "ko")
 
@@ -37,24 +36,8 @@ VARIANTS = ("sphinx", "cold", "warm", "parallel")
 def _sphinx(lang: str, out: Path, fast: bool, *options: str) -> list[str]:
     """The command that builds ``lang`` into ``out`` (``html/``, ``doctrees/``), with the
     checker's fast translation path or Sphinx's own."""
-    return [
-        sys.executable,
-        "-m",
-        "sphinx",
-        "-b",
-        "html",
-        *options,
-        "-c",
-        str(ROOT),
-        "-D",
-        f"language={lang}",
-        "-D",
-        f"checker_fast_i18n={int(fast)}",
-        "-d",
-        str(out / "doctrees"),
-        str(ROOT / "docs"),
-        str(out / "html"),
-    ]
+    fast_i18n = ("-D", f"checker_fast_i18n={int(fast)}")
+    return sphinx_html(lang, out / "html", out / "doctrees", *options, *fast_i18n)
 
 
 def _env(store: str) -> dict[str, str]:
