@@ -359,7 +359,8 @@ def judge(
     doubt = indirect(mention.sentence, lang, claim, opposite)
     if doubt:
         return finding(Verdict.UNVERIFIED, f"mentions '{claim.statement}', but {doubt}: not judged")
-    near = language.normalise(mention.sentence).find(mention.mention.subject)
+    prose = language.normalise(mention.sentence)
+    near = prose.find(mention.mention.subject)
     inside, outside = language.negation_scope(
         mention.sentence, lang, stems, near if near >= 0 else None
     )
@@ -371,7 +372,7 @@ def judge(
         )
     # the predicate nearest the subject, in its own clause; an opposite predicate denies it
     asserts = (inside % 2 == 0) != opposite
-    if _contrasted(mention.sentence, mention.mention.subject, lang):
+    if near >= 0 and _contrasted(prose, near, mention.mention.subject, lang):
         asserts = not asserts  # "unlike `index_select()`, slicing shares memory"
     agrees = asserts != statement_denies(claim)
     sequence = claim.vocabulary.order if claim.vocabulary else None
@@ -395,11 +396,9 @@ _CONTRAST_AFTER: dict[str, re.Pattern[str]] = {
 }
 
 
-def _contrasted(sentence: str, subject: str, lang: str) -> bool:
-    text = language.normalise(sentence)
-    at = text.find(subject)
-    if at < 0:
-        return False
+def _contrasted(text: str, at: int, subject: str, lang: str) -> bool:
+    """Whether the ``subject`` found at ``at`` of the normalised sentence ``text`` is set
+    against the sentence's own (see :data:`_CONTRAST_BEFORE`)."""
     if lang == "en":
         return bool(_CONTRAST_BEFORE.search(text[:at]))
     after = _CONTRAST_AFTER.get(lang)
