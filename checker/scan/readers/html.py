@@ -201,10 +201,7 @@ class _Page(HTMLParser):
         if self.skipping:
             return
         if tag == "br" and self.code is not None:
-            if self.code.box is not None:
-                self.code.box.newline()
-            else:
-                self.code.newline_at(self.getpos()[0] + self.line_offset)
+            self._inside_code(self.code, tag, "", self.getpos()[0] + self.line_offset)
         elif tag == "br" and self.prose is not None:
             self.prose.parts.append(" ")
 
