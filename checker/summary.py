@@ -14,6 +14,7 @@ from pathlib import Path
 
 import polib
 
+from checker.doctest import cuda_record
 from checker.typing import DEVICES
 
 
@@ -49,23 +50,20 @@ def coverage(locales: Path, lang: str) -> Coverage:
 
 def recorded_run(evidence: Path | None) -> str | None:
     """One line on the last CUDA doctest run recorded on a GPU machine, if there is one."""
-    if evidence is None or not evidence.exists():
+    record = cuda_record.load(evidence) if evidence is not None else None
+    if evidence is None or record is None:
         return None
-    data = json.loads(evidence.read_text(encoding="utf-8"))
-    c = data["snippets"]["cuda"]
     return (
-        f"    last recorded CUDA run ({evidence.name}): {c['passed']} passed, "
-        f"{c['failed']} failed, {c['skipped']} skipped on {data['device_name']}, "
-        f"torch {data['torch']}, {data['measured_at'][:10]}"
+        f"    last recorded CUDA run ({evidence.name}): {record.passed} passed, "
+        f"{record.failed} failed, {record.skipped} skipped on {record.device_name}, "
+        f"torch {record.torch}, {record.date}"
     )
 
 
 def recorded_total(evidence: Path | None) -> int:
     """How many snippets the recorded CUDA run counted (passed, failed or skipped)."""
-    if evidence is None or not evidence.exists():
-        return 0
-    c = json.loads(evidence.read_text(encoding="utf-8"))["snippets"]["cuda"]
-    return int(c["passed"]) + int(c["failed"]) + int(c["skipped"])
+    record = cuda_record.load(evidence) if evidence is not None else None
+    return record.passed + record.failed + record.skipped if record is not None else 0
 
 
 def render(
