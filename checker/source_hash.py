@@ -3,6 +3,10 @@
 The hash keys the result cache and is stored with recorded evidence, so a change to a probe,
 or to a measuring helper it relies on, makes earlier results stale. Helpers outside the
 ``checker`` package (torch itself) are covered by the torch version instead.
+
+The hash covers what the code says, not where it lives: moving a probe or a helper to another
+module, unchanged, keeps its hash, so evidence recorded on a GPU machine stays current
+through a reorganisation of the package.
 """
 
 from __future__ import annotations
@@ -37,12 +41,10 @@ def claim_hash(claim: Claim) -> str:
 def probe_hash(*probes: Callable[..., Any]) -> str:
     """A short hex digest over the sources of ``probes`` and our helpers they reach."""
     digest = hashlib.sha256(HARNESS_VERSION.encode())
-    found: dict[str, str] = {}
+    found: set[str] = set()
     for probe in probes:
-        found.update(_sources(probe))
-    for name, source in sorted(found.items()):
-        digest.update(name.encode())
-        digest.update(b"\0")
+        found.update(source for _, source in _sources(probe))
+    for source in sorted(found):
         digest.update(source.encode())
         digest.update(b"\0")
     return digest.hexdigest()[:16]

@@ -83,7 +83,7 @@ def test_absent_cuda_is_not_run_with_its_reason(
     assert cuda.reason == "CUDA hidden by CHECKER_HIDE_CUDA"  # type: ignore[attr-defined]
 
 
-def test_the_hash_changes_with_the_probe_and_with_a_helper_it_calls(
+def test_the_hash_changes_with_the_probe_and_with_a_helper_it_calls_not_with_their_module(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     package = tmp_path / "checker_hash_fixture"
@@ -91,7 +91,7 @@ def test_the_hash_changes_with_the_probe_and_with_a_helper_it_calls(
     (package / "__init__.py").write_text("")
     monkeypatch.syspath_prepend(str(tmp_path))
 
-    def load(helper_body: str, probe_body: str) -> str:
+    def load(helper_body: str, probe_body: str, module: str = "checker.fixture_mod") -> str:
         source = textwrap.dedent(f"""
             def helper():
                 {helper_body}
@@ -105,12 +105,14 @@ def test_the_hash_changes_with_the_probe_and_with_a_helper_it_calls(
         import sys
 
         sys.modules.pop("checker_hash_fixture.mod", None)
-        module = importlib.import_module("checker_hash_fixture.mod")
-        module.helper.__module__ = module.probe.__module__ = "checker.fixture_mod"
-        return probe_hash(module.probe)
+        loaded = importlib.import_module("checker_hash_fixture.mod")
+        loaded.helper.__module__ = loaded.probe.__module__ = module
+        return probe_hash(loaded.probe)
 
     base = load("return 1", "x = 1")
     assert load("return 1", "x = 1") == base
+    # moved to another module of ours, unchanged: the same experiment, the same hash
+    assert load("return 1", "x = 1", module="checker.claims.moved.section") == base
     assert load("return 1", "x = 2") != base
     assert load("return 2", "x = 1") != base
 
