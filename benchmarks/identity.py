@@ -1,0 +1,481 @@
+"""Proof that a change of structure changed no behaviour: what the project produces, before
+and after, compared byte for byte.
+
+A *snapshot* of a checkout holds everything a user sees from it:
+
+- the HTML site in English, Japanese and Korean, built by the README's command
+  (``python3 noxfile.py -s docs``), every file of ``_build/html``;
+- ``python -m checker verify --format json``;
+- ``python -m checker scan --format json`` on every sample of ``tests/corpus/`` and on every
+  article of ``../shared/real-articles/`` (one file at a time, so each article's document
+  stands alone).
+
+``compare`` then says which files differ. Before comparing, it takes out only what differs
+from one run to the next by nature, each listed in :data:`MASKS` with its reason: how long a
+probe or a scan took, when it was measured, the day of the build, and the digests that the
+theme appends to asset URLs. With ``--renames`` it also maps what a move of code renames by
+design (a probe's ``module:function`` and its source hash, shown with its evidence) from the
+before-snapshot's names to the after-snapshot's, claim by claim, after checking that each
+claim maps one name to one name.
+
+Usage (with the shared environment's Python, which has torch and Sphinx)::
+
+    python benchmarks/identity.py snapshot OUT [--checkout DIR]
+    python benchmarks/identity.py compare BEFORE AFTER [--renames]
+    python benchmarks/identity.py run --base COMMIT [--renames]
+
+``run`` checks ``COMMIT`` out into ``_build/identity/src-COMMIT`` (a git worktree), takes a
+snapshot of it and one of this working tree, and compares them. Each snapshot builds with a
+probe cache of its own, so nothing measured for one is reused by the other. The exit status
+is 1 when anything differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL_ARTICLES = ROOT.parent / "shared" / "real-articles"
+WORK = ROOT / "_build" / "identity"
+
+
+@dataclass(frozen=True)
+class Mask:
+    """A pattern whose matches differ from run to run by nature, and why."""
+
+    pattern: re.Pattern[str]
+    replacement: str
+    why: str
+
+
+#: What is taken out of HTML and JSON before comparing.
+MASKS: tuple[Mask, ...] = (
+    Mask(
+        re.compile(r'"(duration_s|measured_at|seconds|code_seconds|elapsed_s|built_at)": [^,\n}]+'),
+        r'"\1": "*"',
+        "how long a probe or scan took and when (JSON)",
+    ),
+    Mask(
+        re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:\+00:00|Z)?"),
+        "<time>",
+        "a time of measurement (HTML)",
+    ),
+    Mask(
+        re.compile(r"(?:\d[\d,.]*\s*(?:ms|µs|s|ミリ秒|밀리초|초|秒))"),
+        "<duration>",
+        "how long a probe took, in the page's language (HTML)",
+    ),
+    Mask(
+        re.compile(r"\b\d{4}-\d\d-\d\d\b"),
+        "<date>",
+        "the day of the build or of a measurement (HTML)",
+    ),
+    Mask(
+        re.compile(r"^config: [0-9a-f]+$", re.MULTILINE),
+        "config: <digest>",
+        "Sphinx's digest of the configuration in .buildinfo (it holds the checkout's path)",
+    ),
+    Mask(
+        re.compile(r"\b0x[0-9a-f]{6,}\b"),
+        "0x<address>",
+        "object addresses in reprs (a probe may show one, e.g. a grad_fn)",
+    ),
+    Mask(
+        re.compile(r"(\?(?:digest|v)=)[0-9a-f]+"),
+        r"\1<asset>",
+        "digests the theme appends to asset URLs",
+    ),
+)
+
+
+#: Prints, per claim, its probe's ``module:function`` and source hash (run in a checkout).
+PROBES = """
+import json
+from checker import registry
+from checker.source_hash import claim_hash
+print(json.dumps({c.id: [c.probe_name, claim_hash(c)] for c in registry.load()}, indent=1))
+"""
+
+
+# -- taking a snapshot ------------------------------------------------------------------------
+
+
+def snapshot(checkout: Path, out: Path, cache_from: Path | None = None) -> None:
+    """Build, verify and scan ``checkout``; write what a user sees under ``out``.
+
+    ``cache_from``: a snapshot whose probe cache this one starts from, so both show the same
+    measurements (a probe whose code is unchanged has the same hash, wherever it lives)."""
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    if cache_from is not None:
+        _transplant(cache_from, out / "cache", _hashes(checkout))
+    env = {
+        **os.environ,
+        "CHECKER_CACHE_DIR": str(out / "cache"),
+        "CHECKER_TEXT_STORE": "off",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    shutil.rmtree(checkout / "_build" / "html", ignore_errors=True)
+    _run(checkout, env, [sys.executable, "noxfile.py", "-s", "docs"], out / "docs.log")
+    shutil.copytree(checkout / "_build" / "html", out / "html")
+    # the package of the checkout, whatever the environment has installed
+    env["PYTHONPATH"] = str(checkout)
+    checker = [sys.executable, "-m", "checker"]
+    (out / "verify.json").write_text(
+        _run(
+            checkout, env, [*checker, "verify", "--format", "json"], out / "verify.log", ok=(0, 1)
+        ),
+        encoding="utf-8",
+    )
+    (out / "probes.json").write_text(
+        _run(checkout, env, [sys.executable, "-c", PROBES], out / "verify.log"), encoding="utf-8"
+    )
+    for label, paths in _articles(checkout):
+        document = _run(
+            checkout,
+            env,
+            [*checker, "scan", "--format", "json", *map(str, paths)],
+            out / "scan.log",
+            ok=(0, 1),
+        )
+        document = document.replace(str(checkout), "<checkout>")
+        document = document.replace(str(REAL_ARTICLES), "<real-articles>")
+        _split_scan(json.loads(document), out / "scan" / label)
+
+
+def _hashes(checkout: Path) -> dict[str, str]:
+    """Per claim, the hash of its probe in ``checkout``."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    done = subprocess.run(
+        [sys.executable, "-c", PROBES], cwd=checkout, env=env, capture_output=True, text=True,
+        check=True,
+    )  # fmt: skip
+    return {claim: name_hash[1] for claim, name_hash in json.loads(done.stdout).items()}
+
+
+def _transplant(source: Path, cache: Path, hashes: dict[str, str]) -> None:
+    """Copy ``source``'s measured evidence into ``cache`` under the keys of another checkout
+    whose probes have the given ``hashes`` (the same as the source's, unless the source hashed
+    differently: then the evidence is filed under the new hash, which it also shows)."""
+    cache.mkdir(parents=True)
+    for path in (source / "cache").glob("*.json"):
+        if path.name.endswith(".not-run.json"):
+            continue
+        evidence = json.loads(path.read_text(encoding="utf-8"))
+        if evidence.get("claim") not in hashes:
+            continue
+        evidence["probe_hash"] = hashes[evidence["claim"]]
+        raw = "\0".join(
+            (
+                evidence["claim"],
+                evidence["probe_hash"],
+                evidence["torch_version"],
+                evidence["device"],
+            )
+        )
+        key = hashlib.sha256(raw.encode()).hexdigest()[:32]  # checker.cache.Cache.key
+        (cache / f"{key}.json").write_text(json.dumps(evidence, sort_keys=True), encoding="utf-8")
+
+
+def _articles(checkout: Path) -> Iterator[tuple[str, list[Path]]]:
+    """Every sample of the corpus, and every real article."""
+    corpus = sorted(
+        path
+        for path in (checkout / "tests" / "corpus").glob("*/*")
+        if path.is_file() and not path.name.endswith(".answers.toml")
+    )
+    yield "corpus", corpus
+    yield "real-articles", sorted(REAL_ARTICLES.glob("[0-9]*"))
+
+
+def _split_scan(document: dict[str, Any], folder: Path) -> None:
+    """One file per article (its findings, in the order of the scan) and the summary."""
+    folder.mkdir(parents=True, exist_ok=True)
+    per_path: dict[str, list[Any]] = {}
+    for finding in document["findings"]:
+        per_path.setdefault(finding["path"], []).append(finding)
+    for path, findings in per_path.items():
+        name = path.replace("<checkout>/", "").replace("<real-articles>/", "").replace("/", "__")
+        (folder / f"{name}.json").write_text(
+            json.dumps(findings, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+    rest = {key: value for key, value in document.items() if key != "findings"}
+    (folder / "summary.json").write_text(
+        json.dumps(rest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+
+
+def _run(
+    cwd: Path, env: dict[str, str], argv: list[str], log: Path, ok: tuple[int, ...] = (0,)
+) -> str:
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    with log.open("a", encoding="utf-8") as stream:
+        stream.write(f"$ {' '.join(argv)}\n{done.stderr}\n")
+    if done.returncode not in ok:
+        sys.exit(f"identity: {' '.join(argv)} exited {done.returncode} in {cwd}; see {log}")
+    return done.stdout
+
+
+# -- comparing -----------------------------------------------------------------------------
+
+
+@dataclass
+class Comparison:
+    """What differs between two snapshots."""
+
+    only_before: list[str] = field(default_factory=list)
+    only_after: list[str] = field(default_factory=list)
+    differing: dict[str, str] = field(default_factory=dict)
+    same: int = 0
+    #: Files equal once the lines that differ between two runs of the same checkout are
+    #: left out (timings a probe measured, random values an article's code printed).
+    same_but_noise: dict[str, int] = field(default_factory=dict)
+    renamed: dict[str, str] = field(default_factory=dict)
+    #: Per claim and device whose outcome or status differs when measured again, cold.
+    outcomes: list[str] = field(default_factory=list)
+
+    @property
+    def identical(self) -> bool:
+        return not (self.only_before or self.only_after or self.differing or self.outcomes)
+
+
+def compare(
+    before: Path, after: Path, renames: bool = False, noise: tuple[Path, ...] = ()
+) -> Comparison:
+    """Compare two snapshots. ``noise``: further snapshots of either checkout, each taken
+    on its own: a line that differs between ``before`` (or ``after``) and one of them differs
+    by nature, and may differ between ``before`` and ``after`` too."""
+    result = Comparison()
+    mapping = _renames(before, after) if renames else {}
+    result.renamed = mapping
+    names = {p.relative_to(before).as_posix() for p in _files(before)}
+    later = {p.relative_to(after).as_posix() for p in _files(after)}
+    result.only_before = sorted(names - later)
+    result.only_after = sorted(later - names)
+    for name in sorted(names & later):
+        old = _normalised(before / name, mapping)
+        new = _normalised(after / name, {}, renames)
+        if old == new:
+            result.same += 1
+            continue
+        noisy_old, noisy_new = _noisy_lines(name, before, after, noise, mapping)
+        leftover = _differences(old.splitlines(), new.splitlines(), noisy_old, noisy_new)
+        if not leftover:
+            result.same_but_noise[name] = len(noisy_old)
+            continue
+        diff = difflib.unified_diff(
+            old.splitlines(), new.splitlines(), "before/" + name, "after/" + name, lineterm="", n=1
+        )
+        result.differing[name] = "\n".join(list(diff)[:40])
+    return result
+
+
+def _noisy_lines(
+    name: str, before: Path, after: Path, noise: tuple[Path, ...], mapping: dict[str, str]
+) -> tuple[set[int], set[int]]:
+    """Line numbers of ``before``'s and ``after``'s file that differ from another run."""
+    noisy: list[set[int]] = [set(), set()]
+    for side, (snap, renamed) in enumerate(((before, mapping), (after, {}))):
+        lines = _normalised(snap / name, renamed, bool(mapping)).splitlines()
+        for other in noise:
+            if not (other / name).exists():
+                continue
+            # a noise snapshot of the before-checkout needs its names mapped, like before's
+            same_side = _probe_identity(other) == _probe_identity(snap)
+            again = _normalised(
+                other / name, renamed if same_side else {}, bool(mapping)
+            ).splitlines()
+            matcher = difflib.SequenceMatcher(None, lines, again, autojunk=False)
+            for tag, i1, i2, _, _ in matcher.get_opcodes():
+                if tag != "equal":
+                    noisy[side].update(range(i1, i2))
+    return noisy[0], noisy[1]
+
+
+def _differences(
+    old: list[str], new: list[str], noisy_old: set[int], noisy_new: set[int]
+) -> list[tuple[str, int, int, int, int]]:
+    """The changes from ``old`` to ``new`` that are not a noisy line replaced by a noisy one,
+    line for line."""
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    leftover = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if (
+            tag == "replace"
+            and i2 - i1 == j2 - j1
+            and set(range(i1, i2)) <= noisy_old
+            and set(range(j1, j2)) <= noisy_new
+        ):
+            continue
+        leftover.append((tag, i1, i2, j1, j2))
+    return leftover
+
+
+def compare_outcomes(before: Path, after: Path) -> list[str]:
+    """Claims × devices whose outcome, status or control outcome differ between two
+    ``verify.json``: what a probe decided, measured on each side on its own."""
+
+    def decided(snap: Path) -> dict[tuple[str, str], tuple[object, ...]]:
+        document = json.loads((snap / "verify.json").read_text(encoding="utf-8"))
+        found = {}
+        for r in document["results"]:
+            control = ((r.get("evidence") or {}).get("control") or {}).get("holds")
+            found[r["claim"], r["device"]] = (r["outcome"], r["status"], control)
+        return found
+
+    old, new = decided(before), decided(after)
+    return [
+        f"{claim}@{device}: {old.get((claim, device))} -> {new.get((claim, device))}"
+        for claim, device in sorted(old.keys() | new.keys())
+        if old.get((claim, device)) != new.get((claim, device))
+    ]
+
+
+def _files(root: Path) -> Iterator[Path]:
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root).parts
+        if path.is_file() and relative[0] in ("html", "scan", "verify.json"):
+            yield path
+
+
+def _normalised(path: Path, mapping: dict[str, str], renames: bool = False) -> str:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        return path.read_bytes().hex()
+    for old, new in mapping.items():
+        text = text.replace(old, new)
+    if (mapping or renames) and path.name == "searchindex.js":
+        text = _without_hash_terms(text)
+    for mask in MASKS:
+        text = mask.pattern.sub(mask.replacement, text)
+    return text
+
+
+def _without_hash_terms(index: str) -> str:
+    """The search index without the terms that could be pieces of a probe hash: renamed hashes
+    sort elsewhere among the terms, and the Japanese and Korean splitters cut a hash into
+    pieces that look like any hexadecimal word. Only with ``--renames``; the terms left (every
+    term with a letter past ``f``, a kana, Hangul or Han) are compared as they are."""
+    prefix, _, rest = index.partition("(")
+    document = json.loads(rest.rstrip().removesuffix(")").removesuffix(";").removesuffix(")"))
+    for kind in ("terms", "titleterms"):
+        terms = document.get(kind, {})
+        for term in [t for t in terms if re.fullmatch(r"\(?[0-9a-f]+", t)]:
+            del terms[term]
+    return f"{prefix}({json.dumps(document, sort_keys=True, ensure_ascii=False)})"
+
+
+def _renames(before: Path, after: Path) -> dict[str, str]:
+    """Per claim, the before-snapshot's probe name and hash mapped to the after's: a move of
+    code renames both by design. Each old name must map to one new name."""
+    old, new = _probe_identity(before), _probe_identity(after)
+    mapping: dict[str, str] = {}
+    for claim, names in old.items():
+        for a, b in zip(names, new.get(claim, names), strict=True):
+            if a == b:
+                continue
+            if mapping.get(a, b) != b:
+                sys.exit(f"identity: {a} maps to {mapping[a]} and to {b}")
+            mapping[a] = b
+    return dict(sorted(mapping.items(), key=lambda item: -len(item[0])))
+
+
+def _probe_identity(snapshot_dir: Path) -> dict[str, list[str]]:
+    """Per claim, ``[module:function, source hash]`` of its probe (``probes.json``)."""
+    path = snapshot_dir / "probes.json"
+    found: dict[str, list[str]] = json.loads(path.read_text(encoding="utf-8"))
+    return found
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def _report(result: Comparison, print_: Callable[[str], None] = print) -> None:
+    for mask in MASKS:
+        print_(f"masked: {mask.why}")
+    if result.renamed:
+        print_(f"renamed by design: {len(result.renamed)} probe names and hashes")
+    print_(f"identical files: {result.same}")
+    for name, lines in result.same_but_noise.items():
+        print_(f"identical but for {lines} lines that differ from run to run: {name}")
+    for name in result.only_before:
+        print_(f"only before: {name}")
+    for name in result.only_after:
+        print_(f"only after: {name}")
+    for line in result.outcomes:
+        print_(f"outcome differs when measured cold: {line}")
+    for name, diff in result.differing.items():
+        print_(f"differs: {name}\n{diff}")
+    print_("IDENTICAL" if result.identical else f"DIFFERENT: {len(result.differing)} files")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    take = commands.add_parser("snapshot", help="build, verify and scan a checkout")
+    take.add_argument("out", type=Path)
+    take.add_argument("--checkout", type=Path, default=ROOT)
+    both = commands.add_parser("compare", help="compare two snapshots")
+    both.add_argument("before", type=Path)
+    both.add_argument("after", type=Path)
+    both.add_argument("--renames", action="store_true")
+    both.add_argument("--noise", type=Path, nargs="*", default=[])
+    run = commands.add_parser("run", help="snapshot a commit and the working tree, compare")
+    run.add_argument("--base", required=True)
+    run.add_argument("--renames", action="store_true")
+    run.add_argument(
+        "--cold",
+        action="store_true",
+        help="also snapshot the working tree with a cold cache and compare every probe's outcome",
+    )
+    args = parser.parse_args()
+    if args.command == "snapshot":
+        snapshot(args.checkout.resolve(), args.out.resolve())
+        return 0
+    if args.command == "compare":
+        result = compare(args.before, args.after, args.renames, tuple(args.noise))
+    else:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", args.base], cwd=ROOT, capture_output=True,
+            text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+        source = WORK / f"src-{commit}"
+        if not source.exists():
+            subprocess.run(
+                ["git", "worktree", "add", "--detach", str(source), commit], cwd=ROOT, check=True
+            )
+            (source / ".nox").symlink_to(ROOT / ".nox")
+        base, work = WORK / f"base-{commit}", WORK / "work"
+        # the base measures; the others start from its measurements, so that timings a
+        # probe measured are the same on both sides (a probe's outcome is checked cold
+        # below); a second run of the base shows what an article's unseeded code changes
+        snapshot(source, base)
+        snapshot(ROOT, work, cache_from=base)
+        snapshot(source, base.with_name(base.name + "-again"), cache_from=base)
+        noise = (base.with_name(base.name + "-again"),)
+        result = compare(base, work, args.renames, noise)
+        if args.cold:
+            snapshot(ROOT, work.with_name("work-cold"))
+            result.outcomes = compare_outcomes(base, work.with_name("work-cold"))
+    _report(result)
+    return 0 if result.identical else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
