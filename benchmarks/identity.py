@@ -73,11 +73,6 @@ MASKS: tuple[Mask, ...] = (
         "a time of measurement (HTML)",
     ),
     Mask(
-        re.compile(r"(?:\d[\d,.]*\s*(?:ms|µs|s|ミリ秒|밀리초|초|秒))"),
-        "<duration>",
-        "how long a probe took, in the page's language (HTML)",
-    ),
-    Mask(
         re.compile(r"\b\d{4}-\d\d-\d\d\b"),
         "<date>",
         "the day of the build or of a measurement (HTML)",
@@ -267,7 +262,9 @@ def compare(
     result.only_after = sorted(later - names)
     for name in sorted(names & later):
         old = _normalised(before / name, mapping)
-        new = _normalised(after / name, {}, renames)
+        new = _normalised(after / name, {})
+        if mapping and name.endswith("searchindex.js"):
+            old, new = _search_indexes(old, new, mapping)
         if old == new:
             result.same += 1
             continue
@@ -289,15 +286,13 @@ def _noisy_lines(
     """Line numbers of ``before``'s and ``after``'s file that differ from another run."""
     noisy: list[set[int]] = [set(), set()]
     for side, (snap, renamed) in enumerate(((before, mapping), (after, {}))):
-        lines = _normalised(snap / name, renamed, bool(mapping)).splitlines()
+        lines = _normalised(snap / name, renamed).splitlines()
         for other in noise:
             if not (other / name).exists():
                 continue
             # a noise snapshot of the before-checkout needs its names mapped, like before's
             same_side = _probe_identity(other) == _probe_identity(snap)
-            again = _normalised(
-                other / name, renamed if same_side else {}, bool(mapping)
-            ).splitlines()
+            again = _normalised(other / name, renamed if same_side else {}).splitlines()
             matcher = difflib.SequenceMatcher(None, lines, again, autojunk=False)
             for tag, i1, i2, _, _ in matcher.get_opcodes():
                 if tag != "equal":
@@ -353,32 +348,44 @@ def _files(root: Path) -> Iterator[Path]:
             yield path
 
 
-def _normalised(path: Path, mapping: dict[str, str], renames: bool = False) -> str:
+def _normalised(path: Path, mapping: dict[str, str]) -> str:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         return path.read_bytes().hex()
     for old, new in mapping.items():
         text = text.replace(old, new)
-    if (mapping or renames) and path.name == "searchindex.js":
-        text = _without_hash_terms(text)
     for mask in MASKS:
         text = mask.pattern.sub(mask.replacement, text)
     return text
 
 
-def _without_hash_terms(index: str) -> str:
-    """The search index without the terms that could be pieces of a probe hash: renamed hashes
-    sort elsewhere among the terms, and the Japanese and Korean splitters cut a hash into
-    pieces that look like any hexadecimal word. Only with ``--renames``; the terms left (every
-    term with a letter past ``f``, a kana, Hangul or Han) are compared as they are."""
-    prefix, _, rest = index.partition("(")
-    document = json.loads(rest.rstrip().removesuffix(")").removesuffix(";").removesuffix(")"))
+def _search_indexes(old: str, new: str, renamed: dict[str, str]) -> tuple[str, str]:
+    """Two search indexes without the terms that differ only because a name was renamed.
+
+    A renamed probe name or hash is a term of the index, and so are its pieces (the Japanese
+    and Korean splitters cut a hash into hexadecimal fragments; English stems words): a term
+    whose pages differ between the two indexes is left out when it is part of a renamed name,
+    old or new. Every other term, and everything else in the index, is compared as it is."""
+    names = [name.lower() for pair in renamed.items() for name in pair]
+
+    def load(index: str) -> tuple[str, dict[str, Any]]:
+        prefix, _, rest = index.partition("(")
+        return prefix, json.loads(rest.rstrip().removesuffix(";").removesuffix(")"))
+
+    (prefix_old, old_doc), (prefix_new, new_doc) = load(old), load(new)
     for kind in ("terms", "titleterms"):
-        terms = document.get(kind, {})
-        for term in [t for t in terms if re.fullmatch(r"\(?[0-9a-f]+", t)]:
-            del terms[term]
-    return f"{prefix}({json.dumps(document, sort_keys=True, ensure_ascii=False)})"
+        before, after = old_doc.get(kind, {}), new_doc.get(kind, {})
+        for term in set(before) | set(after):
+            bare = term.lower().lstrip("(")
+            if before.get(term) != after.get(term) and any(bare in name for name in names):
+                before.pop(term, None)
+                after.pop(term, None)
+
+    def dump(prefix: str, document: dict[str, Any]) -> str:
+        return f"{prefix}({json.dumps(document, sort_keys=True, ensure_ascii=False, indent=0)})"
+
+    return dump(prefix_old, old_doc), dump(prefix_new, new_doc)
 
 
 def _renames(before: Path, after: Path) -> dict[str, str]:
