@@ -1,5 +1,5 @@
 """Proof that a change of structure changed no behaviour: what the project produces, before
-and after, compared byte for byte.
+and after, compared byte for byte (issue 22).
 
 A *snapshot* of a checkout holds everything a user sees from it:
 
@@ -7,27 +7,32 @@ A *snapshot* of a checkout holds everything a user sees from it:
   (``python3 noxfile.py -s docs``), every file of ``_build/html``;
 - ``python -m checker verify --format json``;
 - ``python -m checker scan --format json`` on every sample of ``tests/corpus/`` and on every
-  article of ``../shared/real-articles/`` (one file at a time, so each article's document
-  stands alone).
+  article of ``../shared/real-articles/`` (one scan per folder, its findings split per
+  article);
+- ``probes.json``: each claim's probe ``module:function`` and source hash.
 
-``compare`` then says which files differ. Before comparing, it takes out only what differs
-from one run to the next by nature, each listed in :data:`MASKS` with its reason: how long a
-probe or a scan took, when it was measured, the day of the build, and the digests that the
-theme appends to asset URLs. With ``--renames`` it also maps what a move of code renames by
-design (a probe's ``module:function`` and its source hash, shown with its evidence) from the
-before-snapshot's names to the after-snapshot's, claim by claim, after checking that each
-claim maps one name to one name.
+``compare`` says which files differ. It takes out only what differs from one run to the next
+by nature, each in :data:`MASKS` with its reason (durations and times in JSON, dates, object
+addresses, Sphinx's configuration digest, asset digests); with ``--noise`` further snapshots
+show which lines differ between two runs of the same checkout (an article's unseeded random
+numbers), and only those may differ. With ``--renames`` it maps what a move of code renames
+by design, claim by claim from ``probes.json``: a probe's ``module:function`` shown under its
+evidence, and its hash when the way probes are hashed changed. ``--unordered`` compares lines
+as multisets, for a step that only reorders.
 
-Usage (with the shared environment's Python, which has torch and Sphinx)::
+``run --base COMMIT`` checks ``COMMIT`` out into ``_build/identity/src-COMMIT`` (a git
+worktree), snapshots it (its probes measure, with a cache of their own), snapshots this
+working tree starting from the base's measurements of every probe whose code is unchanged
+(``--every-probe``: of every claim), so that timings are equal on both sides, snapshots the
+base again for the noise, and compares. ``--cold`` also snapshots the working tree with a cold
+cache and compares every claim's outcome, control outcome and measured values (timings
+aside) with the base's. Usage, with the shared environment's Python::
 
+    python benchmarks/identity.py run --base COMMIT [--renames] [--cold] [--unordered]
     python benchmarks/identity.py snapshot OUT [--checkout DIR]
-    python benchmarks/identity.py compare BEFORE AFTER [--renames]
-    python benchmarks/identity.py run --base COMMIT [--renames]
+    python benchmarks/identity.py compare BEFORE AFTER [--renames] [--noise SNAP ...]
 
-``run`` checks ``COMMIT`` out into ``_build/identity/src-COMMIT`` (a git worktree), takes a
-snapshot of it and one of this working tree, and compares them. Each snapshot builds with a
-probe cache of its own, so nothing measured for one is reused by the other. The exit status
-is 1 when anything differs.
+The exit status is 1 when anything differs.
 """
 
 from __future__ import annotations
@@ -107,16 +112,20 @@ print(json.dumps({c.id: [c.probe_name, claim_hash(c)] for c in registry.load()},
 # -- taking a snapshot ------------------------------------------------------------------------
 
 
-def snapshot(checkout: Path, out: Path, cache_from: Path | None = None) -> None:
+def snapshot(
+    checkout: Path, out: Path, cache_from: Path | None = None, every_probe: bool = False
+) -> None:
     """Build, verify and scan ``checkout``; write what a user sees under ``out``.
 
     ``cache_from``: a snapshot whose probe cache this one starts from, so both show the same
-    measurements (a probe whose code is unchanged has the same hash, wherever it lives)."""
+    measurements: those of every probe whose code is unchanged (the same hash, wherever it
+    lives), or with ``every_probe`` those of every claim (for a change of the hash itself);
+    the other probes measure again."""
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
     if cache_from is not None:
-        _transplant(cache_from, out / "cache", _hashes(checkout))
+        _transplant(cache_from, out / "cache", _hashes(checkout), every_probe)
     env = {
         **os.environ,
         "CHECKER_CACHE_DIR": str(out / "cache"),
@@ -161,16 +170,18 @@ def _hashes(checkout: Path) -> dict[str, str]:
     return {claim: name_hash[1] for claim, name_hash in json.loads(done.stdout).items()}
 
 
-def _transplant(source: Path, cache: Path, hashes: dict[str, str]) -> None:
+def _transplant(source: Path, cache: Path, hashes: dict[str, str], every_probe: bool) -> None:
     """Copy ``source``'s measured evidence into ``cache`` under the keys of another checkout
-    whose probes have the given ``hashes`` (the same as the source's, unless the source hashed
-    differently: then the evidence is filed under the new hash, which it also shows)."""
+    whose probes have the given ``hashes``: the evidence of each probe with the same hash, or
+    with ``every_probe`` of every claim, filed (and shown) under the new hash."""
     cache.mkdir(parents=True)
     for path in (source / "cache").glob("*.json"):
         if path.name.endswith(".not-run.json"):
             continue
         evidence = json.loads(path.read_text(encoding="utf-8"))
         if evidence.get("claim") not in hashes:
+            continue
+        if not every_probe and evidence.get("probe_hash") != hashes[evidence["claim"]]:
             continue
         evidence["probe_hash"] = hashes[evidence["claim"]]
         raw = "\0".join(
@@ -248,11 +259,17 @@ class Comparison:
 
 
 def compare(
-    before: Path, after: Path, renames: bool = False, noise: tuple[Path, ...] = ()
+    before: Path,
+    after: Path,
+    renames: bool = False,
+    noise: tuple[Path, ...] = (),
+    unordered: bool = False,
 ) -> Comparison:
     """Compare two snapshots. ``noise``: further snapshots of either checkout, each taken
     on its own: a line that differs between ``before`` (or ``after``) and one of them differs
-    by nature, and may differ between ``before`` and ``after`` too."""
+    by nature, and may differ between ``before`` and ``after`` too. ``unordered``: compare
+    each file's lines as a multiset (for a change that only reorders, such as the order in
+    which the registry lists claims)."""
     result = Comparison()
     mapping = _renames(before, after) if renames else {}
     result.renamed = mapping
@@ -265,6 +282,8 @@ def compare(
         new = _normalised(after / name, {})
         if mapping and name.endswith("searchindex.js"):
             old, new = _search_indexes(old, new, mapping)
+        if unordered:
+            old, new = "\n".join(sorted(old.splitlines())), "\n".join(sorted(new.splitlines()))
         if old == new:
             result.same += 1
             continue
@@ -322,15 +341,28 @@ def _differences(
 
 
 def compare_outcomes(before: Path, after: Path) -> list[str]:
-    """Claims × devices whose outcome, status or control outcome differ between two
-    ``verify.json``: what a probe decided, measured on each side on its own."""
+    """Claims × devices whose outcome, status, control outcome or measured values differ
+    between two ``verify.json``, each side measured on its own. Values that depend on timing
+    are not compared (see :func:`_timed`); every other value must be equal."""
 
     def decided(snap: Path) -> dict[tuple[str, str], tuple[object, ...]]:
         document = json.loads((snap / "verify.json").read_text(encoding="utf-8"))
         found = {}
         for r in document["results"]:
-            control = ((r.get("evidence") or {}).get("control") or {}).get("holds")
-            found[r["claim"], r["device"]] = (r["outcome"], r["status"], control)
+            evidence = r.get("evidence") or {}
+            control = evidence.get("control") or {}
+            measured = [*evidence.get("measurements", []), *control.get("measurements", [])]
+            timed = _timed(measured)
+            values = tuple(
+                (m["key"], m["unit"], "<timed>" if m["key"] in timed else _masked(m["value"]))
+                for m in measured
+            )
+            found[r["claim"], r["device"]] = (
+                r["outcome"],
+                r["status"],
+                control.get("holds"),
+                values,
+            )
         return found
 
     old, new = decided(before), decided(after)
@@ -339,6 +371,19 @@ def compare_outcomes(before: Path, after: Path) -> list[str]:
         for claim, device in sorted(old.keys() | new.keys())
         if old.get((claim, device)) != new.get((claim, device))
     ]
+
+
+def _timed(measurements: list[dict[str, Any]]) -> set[str]:
+    """Keys of values that depend on how fast the machine was: a time, a value whose key
+    names a time, and every ratio of a claim that measures a time (its ratios are of times)."""
+    times = {m["key"] for m in measurements if m["unit"] == "seconds" or "time" in m["key"]}
+    if any(m["unit"] == "seconds" for m in measurements):
+        times |= {m["key"] for m in measurements if m["unit"] == "ratio"}
+    return times
+
+
+def _masked(value: object) -> object:
+    return re.sub(r"\b0x[0-9a-f]{6,}\b", "0x<address>", value) if isinstance(value, str) else value
 
 
 def _files(root: Path) -> Iterator[Path]:
@@ -443,9 +488,17 @@ def main() -> int:
     both.add_argument("after", type=Path)
     both.add_argument("--renames", action="store_true")
     both.add_argument("--noise", type=Path, nargs="*", default=[])
+    both.add_argument("--unordered", action="store_true", help="compare lines as multisets")
     run = commands.add_parser("run", help="snapshot a commit and the working tree, compare")
     run.add_argument("--base", required=True)
     run.add_argument("--renames", action="store_true")
+    run.add_argument("--unordered", action="store_true", help="compare lines as multisets")
+    run.add_argument(
+        "--every-probe",
+        action="store_true",
+        help="give the working tree the base's measurements of every claim, not only of the "
+        "probes whose code is unchanged (for a change of how probes are hashed)",
+    )
     run.add_argument(
         "--cold",
         action="store_true",
@@ -456,7 +509,7 @@ def main() -> int:
         snapshot(args.checkout.resolve(), args.out.resolve())
         return 0
     if args.command == "compare":
-        result = compare(args.before, args.after, args.renames, tuple(args.noise))
+        result = compare(args.before, args.after, args.renames, tuple(args.noise), args.unordered)
     else:
         commit = subprocess.run(
             ["git", "rev-parse", "--short", args.base], cwd=ROOT, capture_output=True,
@@ -473,10 +526,10 @@ def main() -> int:
         # probe measured are the same on both sides (a probe's outcome is checked cold
         # below); a second run of the base shows what an article's unseeded code changes
         snapshot(source, base)
-        snapshot(ROOT, work, cache_from=base)
+        snapshot(ROOT, work, cache_from=base, every_probe=args.every_probe)
         snapshot(source, base.with_name(base.name + "-again"), cache_from=base)
         noise = (base.with_name(base.name + "-again"),)
-        result = compare(base, work, args.renames, noise)
+        result = compare(base, work, args.renames, noise, args.unordered)
         if args.cold:
             snapshot(ROOT, work.with_name("work-cold"))
             result.outcomes = compare_outcomes(base, work.with_name("work-cold"))
