@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from checker.service import loadtest  # noqa: E402
 from checker.service.config import ServiceConfig, ServiceLimits  # noqa: E402
-from checker.service.running import Running  # noqa: E402
+from tests import loadtest  # noqa: E402
+from tests.service_running import Running  # noqa: E402
 
 
 def main() -> int:

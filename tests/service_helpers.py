@@ -1,5 +1,5 @@
 """Starting the service for tests: the whole ``serve`` command on a free loopback port
-(:class:`~checker.service.running.Running`), or a worker process beside an in-process
+(:class:`~tests.service_running.Running`), or a worker process beside an in-process
 application (FastAPI's TestClient)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from checker.service.config import ServiceConfig, ServiceLimits
-from checker.service.running import Running, child_env
 from tests.helpers import ROOT
+from tests.service_running import Running, child_env
 
 #: Seconds a test waits for a check to finish before failing.
 JOB_TIMEOUT_S = 60.0

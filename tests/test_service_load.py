@@ -7,9 +7,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from checker.service import loadtest
 from checker.service.config import ServiceLimits
 from checker.service.store import Store
+from tests import loadtest
 from tests.service_helpers import RunningService, config
 
 
