@@ -145,14 +145,22 @@ def test_direct_statements(result: ScanResult) -> None:
 
 
 def test_claim_findings_link_to_our_docs_in_the_article_language(result: ScanResult) -> None:
-    for f in result.findings:
-        if f.kind == "claim" and f.claim == "saved-tensors/myth-disable-reduces-memory":
-            lang = _relative(f.path).split("/")[0]
-            assert f.lang == lang
-            assert f.link == (
-                f"_build/html/{lang}/topics/saved-tensors.html"
-                "#claim-saved-tensors-myth-disable-reduces-memory"
-            )
+    linked = [
+        f
+        for f in result.findings
+        if f.kind == "claim" and f.claim == "saved-tensors/myth-disable-reduces-memory"
+    ]
+    # two English, three Japanese and two Korean samples state it (an empty list must fail)
+    assert sorted(_relative(f.path).split("/")[0] for f in linked) == [
+        "en", "en", "ja", "ja", "ja", "ko", "ko"
+    ]  # fmt: skip
+    for f in linked:
+        lang = _relative(f.path).split("/")[0]
+        assert f.lang == lang
+        assert f.link == (
+            f"_build/html/{lang}/topics/saved-tensors.html"
+            "#claim-saved-tensors-myth-disable-reduces-memory"
+        )
 
 
 def test_malformed_files_are_reported_and_the_scan_goes_on(result: ScanResult) -> None:
