@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from checker import language
-from checker.language import detect, is_negated, mentions, numbers, predicate_negated, sentences
+from checker.language import is_negated, mentions, numbers, predicate_negated, sentences
+from checker.text.languages import detect
 from checker.registry import load
 from checker.typing import Lang
 

@@ -32,6 +32,7 @@ from checker.scan.document import Block, BlockKind
 from checker.scan.findings import Finding, Verdict
 from checker.scan.history import History
 from checker.scan.values import stated_value
+from checker.text import languages
 from checker.typing import Lang
 from checker.verdict import Status
 from checker.verdict import Verdict as ClaimVerdict
@@ -201,11 +202,11 @@ def _written_in(sentence: str, lang: str) -> str:
     Hangul or kana in an English one), else the article's."""
     if lang in ("ja", "ko"):
         prose = re.sub(r"`[^`]*`", " ", sentence)
-        if not language.cjk_letters(prose) and language.latin_words(prose) >= 6:
+        if not languages.cjk_letters(prose) and languages.latin_words(prose) >= 6:
             return "en"
         return lang
-    detected = language.detect(sentence)
-    return detected if detected != "en" and language.cjk_letters(sentence) >= 8 else lang
+    detected = languages.detect(sentence)
+    return detected if detected != "en" and languages.cjk_letters(sentence) >= 8 else lang
 
 
 def _with_examples(sentences: list[tuple[int, str]], lang: str) -> list[tuple[int, str]]:
@@ -234,7 +235,7 @@ def _is_sentence(text: str) -> bool:
     if _SENTENCE_CLOSE.search(text):
         return True
     words = re.sub(r"`[^`]*`", "x", text).split()
-    return len(words) >= 10 or language.cjk_letters(text) >= 15
+    return len(words) >= 10 or languages.cjk_letters(text) >= 15
 
 
 #: A heading that makes a statement has a verb: in Japanese and Korean it ends in a predicate
@@ -281,7 +282,7 @@ def comment_statements(code: Block) -> list[Block]:
         comment = comment.strip()
         if not hash_ or not comment or _quoted(code_part) or stated_value(comment) is not None:
             continue
-        if len(comment.split()) < 3 and language.detect(comment) == "en":
+        if len(comment.split()) < 3 and languages.detect(comment) == "en":
             continue  # "# forward", "# 4 MB": a label, not a sentence
         names = dict.fromkeys(re.findall(r"([A-Za-z_]\w*)\s*\(", code_part))
         called = " ".join(f"`{name}()`" for name in names if name != "print")

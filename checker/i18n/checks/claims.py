@@ -14,7 +14,8 @@ from collections.abc import Iterator
 
 from checker.i18n.findings import Check, Finding, Severity
 from checker.i18n.message import Message
-from checker.language import detect, mentions, polarity_markers
+from checker.language import mentions, polarity_markers
+from checker.text.languages import detect
 from checker.typing import Lang
 
 
