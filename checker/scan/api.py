@@ -27,6 +27,7 @@ from checker import language
 from checker.scan.document import Block
 from checker.scan.findings import Finding, Verdict
 from checker.scan.names import PLACEHOLDERS
+from checker.text.languages import LANGUAGES
 
 #: ``torch.a.b`` in prose: ASCII identifiers only (Japanese and Korean particles touch the
 #: name: ``torch.from_numpyは``), not part of an address (``.../torch.Tensor.detach.html``).
@@ -44,14 +45,6 @@ _CUSTOMARY = {
     "optim": "torch.optim",
 }
 _RECEIVERS = PLACEHOLDERS | {"t", "x", "y", "a", "b"}
-
-
-#: A sentence that says itself that what it names is deprecated, in the three languages.
-_SAYS_DEPRECATED = re.compile(
-    r"deprecat|no longer recommended|legacy|非推奨|廃止|推奨されな"
-    r"|권장되지 않|더 이상 (?:사용|권장)|지원 중단|폐기",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -160,6 +153,12 @@ def _dotted(node: ast.expr, aliases: Mapping[str, str]) -> str | None:
     return ".".join([aliases[node.id], *reversed(parts)])
 
 
+def _says_deprecated(sentence: str) -> bool:
+    """Whether a sentence says itself, in any language, that what it names is deprecated
+    (see :attr:`~checker.text.languages.base.Language.says_deprecated`)."""
+    return any(lang.says_deprecated.search(sentence) for lang in LANGUAGES)
+
+
 def findings(  # noqa: PLR0917
     references: Iterable[Reference],
     resolved: Mapping[str, Mapping[str, object]],
@@ -190,7 +189,7 @@ def findings(  # noqa: PLR0917
             )
             continue
         if facts["deprecated"]:
-            if ref.where == "prose" and _SAYS_DEPRECATED.search(ref.quote):
+            if ref.where == "prose" and _says_deprecated(ref.quote):
                 continue  # "`torch.cuda.amp.autocast` is deprecated": the sentence says so
             add(
                 Verdict.OUTDATED,

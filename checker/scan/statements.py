@@ -69,32 +69,6 @@ class Topic:
     subject: str = ""
 
 
-#: Subjects that point back: "this context manager", "この関数", "이 함수", "이 안에서".
-_DEMONSTRATIVE: dict[str, re.Pattern[str]] = {
-    "en": re.compile(
-        r"\b(?:this|that)\s+(?:context\s+manager|function|method|api|class|decorator|call)\b|"
-        r"\b(?:inside|within)\s+(?:it|this\s+block)\b",
-        re.IGNORECASE,
-    ),
-    "ja": re.compile(
-        r"(?:この|その|本)(?:コンテキストマネージャー?|関数|メソッド|API|クラス|デコレータ|機能)"
-        r"|(?:この|その)(?:中|ブロック内|内部)"
-    ),
-    "ko": re.compile(
-        r"(?:이|그|해당)\s*(?:컨텍스트\s*매니저|함수|메서드|메소드|API|클래스|데코레이터|기능)"
-        r"|(?:이|그)\s*안"
-    ),
-}
-
-
-#: How a sentence that lists examples of what the sentence before said begins.
-_EXAMPLES: dict[str, re.Pattern[str]] = {
-    "en": re.compile(r"(?:for\s+(?:example|instance)|e\.\s?g\.|such\s+as)\b", re.IGNORECASE),
-    "ja": re.compile(r"(?:例えば|たとえば|例として)"),
-    "ko": re.compile(r"(?:예를\s*들어|예를\s*들면|예컨대|예로)"),
-}
-
-
 def mentions_in(
     block: Block, lang: str, claims: Sequence[Claim], topic: Topic | None = None
 ) -> list[Mention]:
@@ -116,8 +90,10 @@ def mentions_in(
         line = block.line_at(offset)
         named = _named_subject(sentence, subjects)
         read = sentence
-        if named is None and topic.subject and lang in _DEMONSTRATIVE:
-            read = _DEMONSTRATIVE[lang].sub(f"`{topic.subject}`", sentence, count=1)
+        if named is None and topic.subject:
+            # a subject that points back: "this context manager", "この関数", "이 함수"
+            demonstrative = languages.language(lang).demonstrative
+            read = demonstrative.sub(f"`{topic.subject}`", sentence, count=1)
         if named is not None:
             topic.subject = named
         original = sentence if read != sentence else ""
@@ -200,7 +176,7 @@ def _written_in(sentence: str, lang: str) -> str:
     """The language of one sentence of a ``lang`` article: its own when its script says so
     plainly (six English words and no Japanese or Korean in a Japanese or Korean article;
     Hangul or kana in an English one), else the article's."""
-    if lang in ("ja", "ko"):
+    if lang != languages.SOURCE.code:
         prose = re.sub(r"`[^`]*`", " ", sentence)
         if not languages.cjk_letters(prose) and languages.latin_words(prose) >= 6:
             return "en"
@@ -213,9 +189,10 @@ def _with_examples(sentences: list[tuple[int, str]], lang: str) -> list[tuple[in
     """``sentences`` with each one that lists examples joined to the sentence it illustrates
     (read once, as one): in "Many selection functions share memory. For example index_select()", the
     examples are the subjects of the sentence before."""
+    examples = languages.language(lang).example_marker
     read: list[tuple[int, str]] = []
     for offset, sentence in sentences:
-        if read and lang in _EXAMPLES and _EXAMPLES[lang].match(sentence):
+        if read and examples.match(sentence):
             start, before = read[-1]
             read[-1] = (start, f"{before} {sentence}")
         else:
@@ -238,25 +215,10 @@ def _is_sentence(text: str) -> bool:
     return len(words) >= 10 or languages.cjk_letters(text) >= 15
 
 
-#: A heading that makes a statement has a verb: in Japanese and Korean it ends in a predicate
-#: ("メモリを共有する", "복사한다"); in English a finite verb follows its subject or an
-#: auxiliary stands in it ("`view()` shares memory", "Why reshape is not a view").
-_HEADING_PREDICATE: dict[str, re.Pattern[str]] = {
-    "ja": re.compile(r"(?:る|た|い|だ|す|ず|ない|ます|です|ません)[^\w`]*$"),
-    "ko": re.compile(r"(?:다|요|음|함|됨|까)[^\w`]*$"),
-    "en": re.compile(
-        r"\b(?:is|are|was|were|isn't|aren't|does|doesn't|do|don't|did|can|can't|cannot|"
-        r"will|won't|must|should|has|have|never|always)\b|(?:`|\)|\b[a-z_]+)\s+[a-z]+(?<!ss)s\b",
-        re.IGNORECASE,
-    ),
-}
-
-
 def _heading_states(heading: str, lang: str) -> bool:
-    """Whether a heading makes a statement rather than naming a topic (see
-    :data:`_HEADING_PREDICATE`)."""
-    pattern = _HEADING_PREDICATE.get(lang)
-    return pattern is None or bool(pattern.search(heading.strip()))
+    """Whether a heading makes a statement rather than naming a topic: it has a verb (see
+    :attr:`~checker.text.languages.base.Language.heading_predicate`)."""
+    return bool(languages.language(lang).heading_predicate.search(heading.strip()))
 
 
 def _all_subjects(claims: Sequence[Claim]) -> tuple[str, ...]:
@@ -365,7 +327,7 @@ def judge(
     inside, outside = language.negation_scope(
         mention.sentence, lang, stems, near if near >= 0 else None
     )
-    if (outside and lang != "en") or inside > 1:
+    if (outside and languages.language(lang).verb_final) or inside > 1:
         return finding(
             Verdict.UNVERIFIED,
             f"mentions '{claim.statement}', but with {inside + outside} negations its polarity "
@@ -387,55 +349,25 @@ def judge(
     return finding(verdict, evidence)
 
 
-#: A subject set against the sentence's own ("unlike X, ..."): what the sentence says holds
-#: for the other subject, and not for this one. English marks it before the subject,
-#: Japanese and Korean after it.
-_CONTRAST_BEFORE = re.compile(r"\b(?:unlike|in contrast to|as opposed to)\s+[`(]*[\w.]*$", re.I)
-_CONTRAST_AFTER: dict[str, re.Pattern[str]] = {
-    "ja": re.compile(r"^[A-Za-z0-9_.()`]*\s*(?:とは|と)(?:違って|違い|異なり)"),
-    "ko": re.compile(r"^[A-Za-z0-9_.()`]*\s*(?:와|과)(?:는)?\s*달리"),
-}
-
-
 def _contrasted(text: str, at: int, subject: str, lang: str) -> bool:
     """Whether the ``subject`` found at ``at`` of the normalised sentence ``text`` is set
-    against the sentence's own (see :data:`_CONTRAST_BEFORE`)."""
-    if lang == "en":
-        return bool(_CONTRAST_BEFORE.search(text[:at]))
-    after = _CONTRAST_AFTER.get(lang)
-    return bool(after and after.match(text[at + len(subject) :]))
-
-
-#: Words that make a sentence speak *about* a statement rather than make it: reported speech
-#: ("the article says"), judgements of other texts ("wrong", "myth"), conditionals and
-#: questions. Such a sentence is not judged: the scanner reports only what an article states.
-_INDIRECT: dict[str, re.Pattern[str]] = {
-    "en": re.compile(
-        r"\b(?:articles?|claims?|says?|said|states?|presents?|describes?|suggests?|myths?|"
-        r"wrong|false|true|if|whether|would|might|could|believe[sd]?|promise[sd]?|review|"
-        r"so that|only when|only if|unless|otherwise|proof|proves?|guarantee[sd]?|may|"
-        r"depending on)\b|\?",
-        re.IGNORECASE,
-    ),
-    "ja": re.compile(
-        r"記事|と述べ|とされ|と主張|と説明|と紹介|と書|誤解|誤り|間違|正しく|もし|かどうか|"
-        r"でしょうか|(?<!同じ)ように|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]|たら、|ならば|べきか|か迷"
-        r"|場合があ|ことがあ|によって(?:は|異な|変わ)"
-    ),
-    "ko": re.compile(
-        r"글에서|글은|글의|글이|기사|주장|오해|잘못|틀린|틀렸|만약|인지|라고|다고|"
-        r"도록|경우에만|때만|보장|증명|[?？]|경우가 있|에 따라"
-    ),
-}
-
-#: How far apart (characters of prose) a subject and its predicate may be for a sentence to
-#: state the claim; further apart, they usually belong to different clauses.
-_REACH: dict[str, int] = {"en": 60, "ja": 50, "ko": 50}
+    against the sentence's own ("unlike X, ...", "Xと違って"): what the sentence says holds
+    for the other subject, and not for this one (see
+    :attr:`~checker.text.languages.base.Language.contrast`)."""
+    reading = languages.language(lang)
+    if reading.postpositions:
+        return bool(reading.contrast.match(text[at + len(subject) :]))
+    return bool(reading.contrast.search(text[:at]))
 
 
 def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) -> str | None:
-    """Why a sentence that uses a claim's words may not be stating it, or ``None``.
+    """Why a sentence that uses a claim's words may not be stating it, or ``None``: it speaks
+    *about* a statement (reported speech, a judgement of another text, a condition, a
+    question: :attr:`~checker.text.languages.base.Language.indirect`), which the scanner
+    does not judge, or its subject and predicate stand too far apart
+    (:attr:`~checker.text.languages.base.Language.reach`) or in different clauses.
     ``opposite``: the sentence uses the vocabulary's opposite predicate."""
+    reading = languages.language(lang)
     prose = language.normalise(sentence)
     words = re.sub(r"`[^`]*`", " ", prose)
     vocabulary = claim.vocabulary
@@ -445,7 +377,7 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     own = (*wording.get(lang, ()), *(vocabulary.conditions.get(lang, ()) if vocabulary else ()))
     for stem in own:  # a marker inside the claim's own wording is the claim
         words = language.stem_pattern(stem).sub(" ", words)
-    marker = _INDIRECT[lang].search(words)
+    marker = reading.indirect.search(words)
     if marker:
         return f"it speaks about a statement ('{marker.group(0)}')"
     if vocabulary is None:
@@ -460,7 +392,7 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
             for s0, s1 in subjects
             for p0, p1 in predicates
         )
-        if gap > _REACH[lang]:
+        if gap > reading.reach:
             return f"its subject and predicate are {gap} characters apart"
         breaks = list(_CLAUSE_BREAK.finditer(prose, start, end))
         if breaks and not (len(breaks) == 1 and _ANAPHORA.match(prose, breaks[0].end())):
