@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from checker import language
 from checker import registry as registry_mod
 from checker.claim import Claim
 from checker.scan.document import Block, BlockKind
 from checker.scan.statements import mentions_in
+from checker.text import reading
 from tests.helpers import scan_prose
 
 
@@ -89,7 +89,7 @@ def test_korean_sentences_are_read_one_at_a_time(claims: tuple[Claim, ...]) -> N
         "inference_mode는 no_grad보다 더 빠르다. "
         "이 안에서 만든 텐서도 나중에 학습에 그대로 쓸 수 있다."
     )
-    assert [s for _, s in language.sentences(text)] == [
+    assert [s for _, s in reading.sentences(text)] == [
         "inference_mode는 no_grad보다 더 빠르다.",
         "이 안에서 만든 텐서도 나중에 학습에 그대로 쓸 수 있다.",
     ]

@@ -23,11 +23,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from checker import language
 from checker.scan.document import Block
 from checker.scan.findings import Finding, Verdict
 from checker.scan.names import PLACEHOLDERS
-from checker.text.languages import LANGUAGES
+from checker.text import languages, reading
 
 #: ``torch.a.b`` in prose: ASCII identifiers only (Japanese and Korean particles touch the
 #: name: ``torch.from_numpyは``), not part of an address (``.../torch.Tensor.detach.html``).
@@ -62,7 +61,7 @@ class Reference:
 
 def prose_references(block: Block) -> list[Reference]:
     found = []
-    for offset, sentence in language.sentences(block.text):
+    for offset, sentence in reading.sentences(block.text):
         quote = " ".join(sentence.split())
         named = [(m.group(0), m.start()) for m in _PROSE_NAME.finditer(sentence)]
         named += [
@@ -156,7 +155,7 @@ def _dotted(node: ast.expr, aliases: Mapping[str, str]) -> str | None:
 def _says_deprecated(sentence: str) -> bool:
     """Whether a sentence says itself, in any language, that what it names is deprecated
     (see :attr:`~checker.text.languages.base.Language.says_deprecated`)."""
-    return any(lang.says_deprecated.search(sentence) for lang in LANGUAGES)
+    return any(language.says_deprecated.search(sentence) for language in languages.LANGUAGES)
 
 
 def findings(  # noqa: PLR0917
@@ -181,7 +180,7 @@ def findings(  # noqa: PLR0917
             )
 
         if not facts["exists"]:
-            if ref.where == "prose" and language.negations(ref.quote, lang) > 0:  # type: ignore[arg-type]
+            if ref.where == "prose" and reading.negations(ref.quote, lang) > 0:  # type: ignore[arg-type]
                 continue  # "`torch.Variable` does not exist": the sentence says so itself
             verdict = Verdict.CONTRADICTED if ref.where == "prose" else Verdict.BROKEN
             add(

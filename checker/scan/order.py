@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from checker.text.languages import language
+from checker.text import languages
 from checker.typing import Lang
 
 
@@ -66,19 +66,19 @@ def _marker(
     to the next named term only (``bounds``: every term's span), so that one beside the other
     term is not read twice."""
     start, end = span
-    reading = language(lang)
-    if not reading.postpositions:  # "before T": the marker precedes its term
+    language = languages.language(lang)
+    if not language.postpositions:  # "before T": the marker precedes its term
         previous = max((e for s, e in bounds if e <= start), default=0)
         before = text[previous:start]
-        if reading.order_after.search(before):
+        if language.order_after.search(before):
             return True
-        if reading.order_before.search(before):
+        if language.order_before.search(before):
             return False
         return None
     following = min((s for s, e in bounds if s >= end), default=len(text))
     after = text[end:following]
-    if reading.order_after.match(after):
+    if language.order_after.match(after):
         return True
-    if reading.order_before.match(after):
+    if language.order_before.match(after):
         return False
     return None

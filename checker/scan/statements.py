@@ -1,7 +1,7 @@
 """Verdicts on prose: which sentences state a known claim, and what the evidence says of it.
 
 A sentence *mentions* a claim when it uses the claim's vocabulary (a subject and a predicate
-in the article's language, :func:`checker.language.mentions`); it *asserts* the claim's
+in the article's language, :func:`checker.text.reading.mentions`); it *asserts* the claim's
 statement unless it is negated. The claim's statement is true where its probe found that it
 holds (a myth's probe finds that it fails). So the article is
 
@@ -23,7 +23,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from checker import language
 from checker.claim import Claim
 from checker.evidence import Outcome
 from checker.report import evidence_summary
@@ -32,7 +31,7 @@ from checker.scan.document import Block, BlockKind
 from checker.scan.findings import Finding, Verdict
 from checker.scan.history import History
 from checker.scan.values import stated_value
-from checker.text import languages
+from checker.text import languages, reading
 from checker.typing import Lang
 from checker.verdict import Status
 from checker.verdict import Verdict as ClaimVerdict
@@ -48,7 +47,7 @@ class Mention:
     #: replaced by what it refers to.
     sentence: str
     lang: str
-    mention: language.Mention | None
+    mention: reading.Mention | None
     #: The sentence as the article has it ("" when it is :attr:`sentence`).
     original: str = ""
     #: The language the sentence is written in, when it is not the article's (an English
@@ -84,7 +83,7 @@ def mentions_in(
     marks = table.statements(block.header, block.cells, lang)
     if marks:  # a table row of marks: the statements it makes, quoted as the row
         return _marked(block, lang, marks, claims, about)
-    for offset, sentence in _with_examples(language.sentences(block.text), lang):
+    for offset, sentence in _with_examples(reading.sentences(block.text), lang):
         if _MEASURED_ROLE.search(sentence):
             continue  # it reports a measured value: the docs build checks it
         line = block.line_at(offset)
@@ -98,7 +97,7 @@ def mentions_in(
             topic.subject = named
         original = sentence if read != sentence else ""
         written_in = _written_in(sentence, lang)
-        matched = language.mentions(read, written_in, list(claims))  # type: ignore[arg-type]
+        matched = reading.mentions(read, written_in, list(claims))  # type: ignore[arg-type]
         matched += _ordered(read, written_in, claims, {m.claim.id for m in matched})
         if block.heading and not _heading_states(sentence, written_in):
             matched = []  # "deepcopy와 계산 그래프": a topic, not a statement
@@ -116,12 +115,12 @@ def mentions_in(
 
 def _ordered(
     sentence: str, lang: str, claims: Sequence[Claim], seen: set[str]
-) -> list[language.Mention]:
+) -> list[reading.Mention]:
     """Claims about order that a sentence states by the order alone ("call `update()` before
     `step()`"): it names the claim's subject and both of its terms as code, with an order
     marker ("before the first step, `update()` ..." speaks of a step, not of `step()`)."""
     found = []
-    prose = language.normalise(sentence)
+    prose = reading.normalise(sentence)
     code = " ".join(re.findall(r"`([^`]*)`", prose)).lower()
     for claim in claims:
         vocabulary = claim.vocabulary
@@ -129,10 +128,10 @@ def _ordered(
             continue
         if not all(any(t.lower() in code for t in terms) for terms in vocabulary.order):
             continue
-        subject = next((s for s in vocabulary.subjects if language.names(s, prose)), None)
+        subject = next((s for s in vocabulary.subjects if reading.names(s, prose)), None)
         said = order.stated_order(sentence, lang, order.Order(*vocabulary.order))  # type: ignore[arg-type]
         if subject is not None and said is not None:
-            found.append(language.Mention(claim, True, subject, "order", False))
+            found.append(reading.Mention(claim, True, subject, "order", False))
     return found
 
 
@@ -146,22 +145,22 @@ def _marked(
     """The claims a table row of marks states (see :mod:`checker.scan.table`), quoted as the
     row and the column it was read under."""
     found = []
-    row_subject = language.normalise(block.cells[0])
+    row_subject = reading.normalise(block.cells[0])
     for column, sentence in marks:
         quote = f"{block.text} (under '{column}')"
         # a claim whose subject is only in the header is not what the row is about
         about_row = [
             mention
-            for mention in language.mentions(sentence, lang, list(claims))  # type: ignore[arg-type]
+            for mention in reading.mentions(sentence, lang, list(claims))  # type: ignore[arg-type]
             if mention.claim.vocabulary
-            and any(language.names(s, row_subject) for s in mention.claim.vocabulary.subjects)
+            and any(reading.names(s, row_subject) for s in mention.claim.vocabulary.subjects)
         ]
         for mention in _once(about_row, about):
             found.append(Mention(block, block.line, sentence, lang, mention, quote))
     return found
 
 
-def _once(matched: list[language.Mention], about: set[str]) -> list[language.Mention]:
+def _once(matched: list[reading.Mention], about: set[str]) -> list[reading.Mention]:
     """The claims a sentence states, each once, leaving out those its block names by id."""
     seen: set[str] = set()
     kept = []
@@ -229,8 +228,8 @@ def _all_subjects(claims: Sequence[Claim]) -> tuple[str, ...]:
 
 def _named_subject(sentence: str, subjects: tuple[str, ...]) -> str | None:
     """The most specific claim subject a sentence names (the longest), if any."""
-    prose = language.normalise(sentence)
-    found = [(-len(s), prose.find(s), s) for s in subjects if language.names(s, prose)]
+    prose = reading.normalise(sentence)
+    found = [(-len(s), prose.find(s), s) for s in subjects if reading.names(s, prose)]
     return min(found)[2] if found else None
 
 
@@ -322,9 +321,9 @@ def judge(
     doubt = indirect(mention.sentence, lang, claim, opposite)
     if doubt:
         return finding(Verdict.UNVERIFIED, f"mentions '{claim.statement}', but {doubt}: not judged")
-    prose = language.normalise(mention.sentence)
+    prose = reading.normalise(mention.sentence)
     near = prose.find(mention.mention.subject)
-    inside, outside = language.negation_scope(
+    inside, outside = reading.negation_scope(
         mention.sentence, lang, stems, near if near >= 0 else None
     )
     if (outside and languages.language(lang).verb_final) or inside > 1:
@@ -354,10 +353,10 @@ def _contrasted(text: str, at: int, subject: str, lang: str) -> bool:
     against the sentence's own ("unlike X, ...", "Xと違って"): what the sentence says holds
     for the other subject, and not for this one (see
     :attr:`~checker.text.languages.base.Language.contrast`)."""
-    reading = languages.language(lang)
-    if reading.postpositions:
-        return bool(reading.contrast.match(text[at + len(subject) :]))
-    return bool(reading.contrast.search(text[:at]))
+    language = languages.language(lang)
+    if language.postpositions:
+        return bool(language.contrast.match(text[at + len(subject) :]))
+    return bool(language.contrast.search(text[:at]))
 
 
 def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) -> str | None:
@@ -367,8 +366,8 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     does not judge, or its subject and predicate stand too far apart
     (:attr:`~checker.text.languages.base.Language.reach`) or in different clauses.
     ``opposite``: the sentence uses the vocabulary's opposite predicate."""
-    reading = languages.language(lang)
-    prose = language.normalise(sentence)
+    language = languages.language(lang)
+    prose = reading.normalise(sentence)
     words = re.sub(r"`[^`]*`", " ", prose)
     vocabulary = claim.vocabulary
     wording = (
@@ -376,8 +375,8 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     )
     own = (*wording.get(lang, ()), *(vocabulary.conditions.get(lang, ()) if vocabulary else ()))
     for stem in own:  # a marker inside the claim's own wording is the claim
-        words = language.stem_pattern(stem).sub(" ", words)
-    marker = reading.indirect.search(words)
+        words = reading.stem_pattern(stem).sub(" ", words)
+    marker = language.indirect.search(words)
     if marker:
         return f"it speaks about a statement ('{marker.group(0)}')"
     if vocabulary is None:
@@ -385,14 +384,14 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     lowered = prose.lower()
     subjects = [m.span() for s in vocabulary.subjects for m in re.finditer(re.escape(s), prose)]
     stems = wording.get(lang, ())
-    predicates = [m.span() for p in stems for m in language.stem_pattern(p).finditer(lowered)]
+    predicates = [m.span() for p in stems for m in reading.stem_pattern(p).finditer(lowered)]
     if subjects and predicates:
         gap, start, end = min(
             (max(0, p0 - s1, s0 - p1), min(s1, p1), max(s0, p0))
             for s0, s1 in subjects
             for p0, p1 in predicates
         )
-        if gap > reading.reach:
+        if gap > language.reach:
             return f"its subject and predicate are {gap} characters apart"
         breaks = list(_CLAUSE_BREAK.finditer(prose, start, end))
         if breaks and not (len(breaks) == 1 and _ANAPHORA.match(prose, breaks[0].end())):
@@ -444,9 +443,9 @@ def statement_denies(claim: Claim) -> bool:
     if vocabulary.denies is not None:
         return vocabulary.denies
     stems = vocabulary.predicates.get("en", ())
-    if not language.stem_spans(claim.statement, "en", stems):
+    if not reading.stem_spans(claim.statement, "en", stems):
         return False  # the statement words it otherwise; say 'denies=True' where it denies
-    return language.predicate_negated(claim.statement, "en", stems)
+    return reading.predicate_negated(claim.statement, "en", stems)
 
 
 def _decide(

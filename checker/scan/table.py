@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 
-from checker.text.languages import LANGUAGES, language
+from checker.text import languages
 
 #: Marks that say yes, and marks that say no, as tables in every language write them: a
 #: table's marks are read whatever the article's language (a Japanese post may use ✓).
-YES: frozenset[str] = frozenset().union(*(lang.yes_marks for lang in LANGUAGES))
-NO: frozenset[str] = frozenset().union(*(lang.no_marks for lang in LANGUAGES))
+YES: frozenset[str] = frozenset().union(*(language.yes_marks for language in languages.LANGUAGES))
+NO: frozenset[str] = frozenset().union(*(language.no_marks for language in languages.LANGUAGES))
 
 _UNMARKED = re.compile(r"[*_`\s]+")
 
@@ -48,6 +48,6 @@ def statements(header: tuple[str, ...], cells: tuple[str, ...], lang: str) -> li
 
 
 def _sentence(subject: str, predicate: str, said: bool, lang: str) -> str:
-    reading = language(lang)
-    template = reading.marked_statement if said else reading.marked_denial
+    language = languages.language(lang)
+    template = language.marked_statement if said else language.marked_denial
     return template.format(subject=subject, predicate=predicate)

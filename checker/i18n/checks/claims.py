@@ -1,7 +1,7 @@
 """Claims: a translated statement must say what the probe proves, not its opposite.
 
 The statement's negation parity must equal the English's (negations and "without"s counted
-by :func:`checker.language.polarity_markers`; an error when one side has a single negation
+by :func:`checker.text.reading.polarity_markers`; an error when one side has a single negation
 and the other none, a warning when several are involved), and when the English phrases the
 claim with its vocabulary (:class:`checker.claim.Vocabulary`, the subjects and per-language
 predicates the article scanner uses), the translation must use the language's words for it.
@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 from checker.i18n.findings import Check, Finding, Severity
 from checker.i18n.message import Message
-from checker.language import mentions, polarity_markers
 from checker.text.languages import detect
+from checker.text.reading import mentions, polarity_markers
 from checker.typing import Lang
 
 

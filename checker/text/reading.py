@@ -1,9 +1,11 @@
-"""Reading statements in English, Japanese and Korean: language, sentences, negation, numbers.
+"""Reading statements in every language we read: sentences, negation, numbers, mentions.
 
 One definition serves the article scanner (does this sentence assert or deny a claim?) and
 the translation checks (does the translation keep the source's negation and numbers?). It is
 deliberately simple and conservative: it recognises how documentation phrases a statement,
-not arbitrary prose, and everything it does is covered by tests in each language.
+not arbitrary prose, and everything it does is covered by tests in each language. What it
+knows of each language (negation markers, idioms, clause bounds, number words) is that
+language's :class:`~checker.text.languages.base.Language`; the rules here hold for all.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from checker.claim import Claim
-from checker.text.languages import LANGUAGES, language
+from checker.text import languages
 from checker.text.languages.base import Language
 from checker.typing import Lang
 
@@ -31,9 +33,9 @@ def _sentence_end() -> re.Pattern[str]:
     sentence, or by a line break; a closed full stop; a blank line. Each language gives its
     marks (:attr:`~checker.text.languages.base.Language.spaced_stops`, ...); every text is
     split by all of them, whatever language it is in (an article quotes others)."""
-    spaced = _joined(lang.spaced_stops for lang in LANGUAGES)
-    openers = _joined(lang.sentence_openers for lang in LANGUAGES)
-    closed = _joined(lang.closed_stops for lang in LANGUAGES)
+    spaced = _joined(language.spaced_stops for language in languages.LANGUAGES)
+    openers = _joined(language.sentence_openers for language in languages.LANGUAGES)
+    closed = _joined(language.closed_stops for language in languages.LANGUAGES)
     return re.compile(
         rf"(?<=[{spaced}])\s+(?=[{openers}])|(?<=[{spaced}])\n\s*|(?<=[{closed}])|\n\s*\n"
     )
@@ -49,7 +51,7 @@ _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)
 @functools.cache
 def _number_words(lang: str) -> re.Pattern[str] | None:
     """The pattern of ``lang``'s number words, ``None`` where it has none."""
-    words = language(lang).number_words
+    words = languages.language(lang).number_words
     return re.compile(r"\b(" + "|".join(words) + r")\b", re.IGNORECASE) if words else None
 
 
@@ -85,17 +87,17 @@ def _blank(match: re.Match[str]) -> str:
 
 def negations(text: str, lang: Lang) -> int:
     """How many negation markers the prose of ``text`` holds (idioms such as "must" aside)."""
-    reading = language(lang)
-    prose = reading.affirmative_idioms.sub(" ", _prose(text))
-    return len(reading.negation.findall(prose))
+    language = languages.language(lang)
+    prose = language.affirmative_idioms.sub(" ", _prose(text))
+    return len(language.negation.findall(prose))
 
 
 def polarity_markers(text: str, lang: Lang) -> list[str]:
     """Negations and "without"s of ``text``: what decides whether a translated statement
     says the same as its English (see :attr:`~checker.text.languages.base.Language.without`)."""
-    reading = language(lang)
-    prose = reading.affirmative_idioms.sub(" ", _prose(text))
-    return reading.negation.findall(prose) + reading.without.findall(prose)
+    language = languages.language(lang)
+    prose = language.affirmative_idioms.sub(" ", _prose(text))
+    return language.negation.findall(prose) + language.without.findall(prose)
 
 
 def is_negated(text: str, lang: Lang) -> bool:
@@ -127,7 +129,7 @@ def spelled_numbers(text: str, lang: Lang) -> Counter[str]:
     pattern = _number_words(lang)
     if pattern is None:
         return Counter()
-    words = language(lang).number_words
+    words = languages.language(lang).number_words
     return Counter(f"{words[word.lower()]:g}" for word in pattern.findall(_prose(text)))
 
 
@@ -229,34 +231,34 @@ def negation_scope(
     :func:`predicate_negated`) and outside it, not counting those inside the stems themselves.
     ``near``: a character offset (the subject's); the predicate nearest to it is the one whose
     clause counts, in English."""
-    reading = language(lang)
-    text = reading.affirmative_idioms.sub(_blank, _prose(sentence))
+    language = languages.language(lang)
+    text = language.affirmative_idioms.sub(_blank, _prose(sentence))
     spans = stem_spans(sentence, lang, stems)
     blanked = "".join(
         " " if any(start <= i < end for start, end in spans) else char
         for i, char in enumerate(text)
     )
     scope_start, scope_end = 0, len(text)
-    if spans and not reading.verb_final:
-        scope_start, scope_end = _clause_around(text, reading, spans, near)
+    if spans and not language.verb_final:
+        scope_start, scope_end = _clause_around(text, language, spans, near)
     elif spans:
         # the predicate ends its clause: its negations follow its last stem
         scope_start = max(start for start, _ in spans)
         last_end = max(end for start, end in spans if start == scope_start)
-        boundary = reading.clause_bound.search(text, last_end)
+        boundary = language.clause_bound.search(text, last_end)
         scope_end = boundary.start() if boundary else len(text)
         if boundary and unicodedata.category(boundary.group(0)[0]).startswith("P"):
             scope_end += 1  # a negation ends at the mark: "コピーせず、" (ず、 is a negation)
 
     def count(start: int, end: int, adnominal: bool = True) -> int:
         found = 0
-        for m in reading.negation.finditer(blanked, start, end):
-            qualifies = reading.adnominal.match(blanked, m.start()) or reading.condition.match(
+        for m in language.negation.finditer(blanked, start, end):
+            qualifies = language.adnominal.match(blanked, m.start()) or language.condition.match(
                 blanked, m.start()
             )
             found += adnominal or not qualifies
-        reach = reading.without_reach
-        for m in reading.without.finditer(blanked, start, end):
+        reach = language.without_reach
+        for m in language.without.finditer(blanked, start, end):
             # English "without" negates what directly follows it ("without allocating").
             found += reach is None or any(0 <= a - m.end() <= reach for a, _ in spans)
         return found
@@ -267,7 +269,7 @@ def negation_scope(
     # in a clause of consequence after it ("コピーするので、…変わりません", "복사하므로 …
     # 바뀌지 않는다"): that clause says what follows from the statement.
     after_end = len(blanked)
-    consequence = reading.consequence.search(blanked, max(0, scope_end - 4))
+    consequence = language.consequence.search(blanked, max(0, scope_end - 4))
     if consequence is not None:
         after_end = consequence.start()
     # Nor does a negated condition before it ("unscale_ を呼ばないと、…クリップする").
@@ -276,7 +278,7 @@ def negation_scope(
 
 
 def _clause_around(
-    text: str, reading: Language, spans: list[tuple[int, int]], near: int | None
+    text: str, language: Language, spans: list[tuple[int, int]], near: int | None
 ) -> tuple[int, int]:
     """Where the predicate's clause begins and ends in a language that puts the predicate
     after its subject (English): between the clause bounds around the predicate nearest
@@ -291,17 +293,17 @@ def _clause_around(
         if following and near is not None
         else min(spans, key=lambda span: (abs(span[0] - anchor), span))
     )
-    opened = list(reading.clause_bound.finditer(text, 0, first_start))
-    after = reading.clause_bound.search(text, first_end)
+    opened = list(language.clause_bound.finditer(text, 0, first_start))
+    after = language.clause_bound.search(text, first_end)
     scope_start = opened[-1].end() if opened else 0
-    if opened and opened[-1].group(0).lower() in reading.relative_pronouns:
+    if opened and opened[-1].group(0).lower() in language.relative_pronouns:
         # "An operation that does not raise … always gives correct gradients": the
         # negation right after the relative pronoun belongs to the relative clause when
         # another verb stands between its verb and the predicate ("code that does not
         # give the correct gradients" keeps it).
-        relative = reading.relative_negation.match(text, scope_start)
+        relative = language.relative_negation.match(text, scope_start)
         between = text[relative.end() : first_start].lower().split() if relative else []
-        if relative and set(between) - reading.function_words:
+        if relative and set(between) - language.function_words:
             scope_start = relative.end()
     return scope_start, after.start() if after else len(text)
 
@@ -322,5 +324,5 @@ def stem_pattern(stem: str) -> re.Pattern[str]:
 
 
 def stem_spans(sentence: str, lang: Lang, stems: tuple[str, ...]) -> list[tuple[int, int]]:
-    lowered = language(lang).affirmative_idioms.sub(_blank, _prose(sentence)).lower()
+    lowered = languages.language(lang).affirmative_idioms.sub(_blank, _prose(sentence)).lower()
     return [(m.start(), m.end()) for stem in stems for m in stem_pattern(stem).finditer(lowered)]
