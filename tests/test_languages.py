@@ -113,7 +113,32 @@ def test_a_language_with_a_construction_fills_the_fields_it_needs() -> None:
         # a few Japanese words quoted on an English page
         ("The Japanese docs write 表 where the English ones write table, in every page.", "en"),
         ("", "en"),
+        ("`tensor.view()` のドキュメントを読んでください。", "ja"),
+        ("자동 혼합 정밀도(自動混合精度)를 사용하면 메모리가 줄어듭니다.", "ko"),  # Hangul and Han
     ],
 )
 def test_detect(text: str, lang: str) -> None:
     assert detect(text) == lang
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "切片操作返回的视图与原张量共享同一块存储。",
+        "调用 `detach()` 得到的张量不会记录梯度。",
+        "自動混合精度",  # a Japanese heading in Han alone says no more than Chinese would
+    ],
+)
+def test_han_without_kana_is_no_language_we_read(text: str) -> None:
+    assert detect(text) is None
+
+
+def test_a_language_that_writes_only_shared_letters_takes_the_text_that_holds_nothing_else() -> (
+    None
+):
+    """What registering Chinese would do: Han alone is Chinese, Han with kana stays Japanese."""
+    chinese = dataclasses.replace(SOURCE, code="zh_CN", letters="", shared_letters="\u4e00-\u9fff")
+    among = (*LANGUAGES, chinese)
+    assert detect("切片操作返回的视图与原张量共享同一块存储。", among) == "zh_CN"
+    assert detect("スライスはビューを返し、元のテンソルと記憶域を共有する。", among) == "ja"
+    assert detect("슬라이스는 뷰를 반환합니다.", among) == "ko"

@@ -129,7 +129,13 @@ def _language(document: Document, requested: str) -> str:
     if document.format.startswith("po:") and document.format[3:5] in ("en", "ja", "ko"):
         return document.format[3:5]
     prose = "\n".join(b.text for b in document.blocks if b.kind is BlockKind.PROSE)
-    return languages.detect(prose)
+    detected = languages.detect(prose)
+    if detected is None:
+        # A language we do not read (Chinese: Han without kana) is read with the source's
+        # rules: its code, the APIs it names and any English sentence are still checked, and
+        # its own sentences, in none of our vocabularies, state no known claim.
+        return languages.SOURCE.code
+    return detected
 
 
 def _claim_verdicts(

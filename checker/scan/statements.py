@@ -181,6 +181,8 @@ def _written_in(sentence: str, lang: str) -> str:
             return "en"
         return lang
     detected = languages.detect(sentence)
+    if detected is None:  # Han without kana: no language we read, so the article's
+        return lang
     return detected if detected != "en" and languages.cjk_letters(sentence) >= 8 else lang
 
 

@@ -23,7 +23,8 @@ def check(message: Message) -> Iterator[Finding]:
     if message.claim_id is None:
         return
     english, translated = message.source.prose, message.target.prose
-    # A statement left in English (code-only ones are) is read with the English rules.
+    # A statement left in English (code-only ones are) is read with the English rules; one
+    # in no language we read (Han without kana, detect() says None), with its catalog's.
     lang: Lang = "en" if detect(translated) == "en" else message.lang
     markers_en, markers = polarity_markers(english, "en"), polarity_markers(translated, lang)
     denies_en, denies = len(markers_en) % 2 == 1, len(markers) % 2 == 1

@@ -14,12 +14,12 @@ Adding a language (say ``zh_CN``) to the language layer takes:
    :class:`~checker.text.languages.base.Language` filled (its docstrings say what each is
    for, with examples; :data:`~checker.text.languages.base.NEVER`, ``""`` or an empty
    collection where the language has no such construction). For Chinese, in particular:
-   ``letters`` (Han is then evidence of Chinese: move ``"\\u4e00-\\u9fff"`` from Japanese's
-   ``shared_letters`` to Chinese's ``letters``, and leave Japanese its kana), the sentence
-   marks (``closed_stops="。！？"``), ``negation`` (不, 没有, 无), ``without``, the
-   clause and order fields (``verb_final=False``; the order markers 之前/之后 follow
-   their term: ``postpositions=True``), the scanner's sentence patterns and the marks of
-   tables;
+   its script (``letters=""`` and ``shared_letters="\u4e00-\u9fff"``: every letter it
+   writes, Japanese writes too, so :func:`detect` gives it the text written in Han alone,
+   and Japanese keeps the text with kana), its sentence marks (``closed_stops="。！？"``),
+   ``negation`` (不, 没有, 无) and ``without``, the clause and order fields
+   (``verb_final=False``; its order markers 之前/之后 follow their term:
+   ``postpositions=True``), the scanner's sentence patterns and the marks of tables;
 2. its entry in :data:`LANGUAGES`, and its code in ``checker.typing.Lang``.
 
 Nothing else in the language layer changes: the algorithms (:mod:`checker.text.reading`,
@@ -31,6 +31,7 @@ the site's labels.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import checker.typing
@@ -71,12 +72,6 @@ def _letters_of(ranges: str) -> re.Pattern[str]:
     return re.compile(f"[{ranges}]")
 
 
-#: The letters only one language writes, per language that has some (English has none).
-_OWN_LETTERS = tuple((lang, _letters_of(lang.letters)) for lang in LANGUAGES if lang.letters)
-#: Letters a language we read shares with one we do not (Han), per language.
-_SHARING = tuple(
-    (lang, _letters_of(lang.shared_letters)) for lang in LANGUAGES if lang.shared_letters
-)
 #: Every letter of a script other than Latin that a language we read writes.
 _NON_LATIN = _letters_of("".join(lang.letters + lang.shared_letters for lang in LANGUAGES))
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -93,18 +88,38 @@ def latin_words(text: str) -> int:
     return len(_LATIN_WORD.findall(text))
 
 
-def detect(text: str) -> Lang:
-    """The language of ``text``: the one whose own letters (kana, Hangul) it holds most of
-    (on a tie, the one registered later), else one whose shared letters (Han) it holds,
-    else English. English too when such letters are few beside Latin words (an English
-    page that quotes a Japanese or Korean example)."""
+@functools.cache
+def _own_letters(among: tuple[Language, ...]) -> tuple[tuple[Lang, re.Pattern[str]], ...]:
+    """Each language of ``among`` that has letters only it writes, with those letters."""
+    return tuple((lang.code, _letters_of(lang.letters)) for lang in among if lang.letters)
+
+
+def detect(text: str, among: tuple[Language, ...] = LANGUAGES) -> Lang | None:
+    """The language of ``text``, one of ``among``: the one whose own letters (kana, Hangul)
+    it holds most of (on a tie, the one listed later), else English. English too when such
+    letters are few beside Latin words (an English page that quotes a Japanese or Korean
+    example).
+
+    Text whose only letters are shared by several languages (Han: Japanese writes it, and
+    Chinese) is in the language that writes nothing else, and ``None`` when no language
+    read is such: Han without kana is not Japanese, and we do not read Chinese. Callers
+    decide what to do with ``None``; none guesses."""
     if cjk_letters(text) < latin_words(text) / 10:
         return SOURCE.code
     count, _, found = max(
-        (len(letters.findall(text)), position, lang.code)
-        for position, (lang, letters) in enumerate(_OWN_LETTERS)
+        (
+            (len(letters.findall(text)), position, code)
+            for position, (code, letters) in enumerate(_own_letters(among))
+        ),
+        default=(0, 0, SOURCE.code),
     )
     if count:
         return found
-    sharing = next((lang for lang, letters in _SHARING if letters.search(text)), None)
-    return sharing.code if sharing else SOURCE.code
+    shared = [lang for lang in among if lang.shared_letters]
+    if not any(_letters_of(lang.shared_letters).search(text) for lang in shared):
+        return SOURCE.code
+    # only letters that several languages write: the one that writes nothing else
+    writers = (lang for lang in shared if not lang.letters)
+    return next(
+        (lang.code for lang in writers if _letters_of(lang.shared_letters).search(text)), None
+    )

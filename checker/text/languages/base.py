@@ -40,11 +40,12 @@ class Language:
     code: Lang
     #: Letters only this language writes, the evidence :func:`~checker.text.languages.detect`
     #: counts: Japanese kana ``"\u3040-\u30ff"``, Korean Hangul. ``""`` for English, whose
-    #: Latin letters every language quotes (names of APIs).
+    #: Latin letters every language quotes (names of APIs), and for a language all of whose
+    #: letters another writes too (Chinese).
     letters: str
-    #: Letters it writes that a language we do not read writes too: Japanese Han
-    #: ``"\u4e00-\u9fff"`` (Chinese). Text with these and none of any :attr:`letters` is in
-    #: no language we can name.
+    #: Letters it writes that another language writes too: Japanese Han ``"\u4e00-\u9fff"``
+    #: (Chinese writes it). Text whose only letters are these is in the language that writes
+    #: nothing else (no :attr:`letters`), or in none we read.
     shared_letters: str
     #: Letters of one word, where words are written apart (Korean Hangul ``"\uac00-\ud7a3"``):
     #: a glossary variant after one of them is inside a longer word (행 in 실행). ``""`` where
