@@ -126,7 +126,7 @@ def _mentions(document: Document, lang: str, claims: list[Any]) -> list[statemen
 def _language(document: Document, requested: str) -> str:
     if requested != "auto":
         return requested
-    if document.format.startswith("po:") and document.format[3:5] in ("en", "ja", "ko"):
+    if document.format.startswith("po:") and document.format[3:5] in languages.LANGS:
         return document.format[3:5]
     prose = "\n".join(b.text for b in document.blocks if b.kind is BlockKind.PROSE)
     detected = languages.detect(prose)

@@ -150,7 +150,7 @@ class Language:
     heading_predicate: re.Pattern[str]
     #: Words that make a sentence speak *about* a statement rather than make it: reported
     #: speech ("the article says", ``と述べ``, ``라고``), judgements of other texts ("myth",
-    #: ``誤解``), conditionals and questions.
+    #: ``誤解``), hedges ("may", ``場合がある``), conditionals and questions.
     indirect: re.Pattern[str]
     #: How far apart (characters of prose) a subject and its predicate may stand for a
     #: sentence to state a claim: ``60`` in English, ``50`` in Japanese and Korean.
