@@ -61,4 +61,6 @@ checker_site_text = {
 html_baseurl = os.environ.get("DOCS_BASE_URL", "")
 
 # -- the checker (claims, measured values, figures, languages) ------------------------
-checker_languages = ["en", "ja", "ko"]
+from checker.text.languages import LANGS  # noqa: E402  (beside this file: on the path above)
+
+checker_languages = list(LANGS)

@@ -30,6 +30,7 @@ from checker.i18n import I18nOptions, check  # noqa: E402
 from checker.i18n.catalog import read_catalog  # noqa: E402
 from checker.i18n.markup import inventory  # noqa: E402
 from checker.i18n.sources import build_templates, read_sources, read_templates  # noqa: E402
+from checker.text.languages import TRANSLATED  # noqa: E402
 
 
 def median_seconds(work: Callable[[], object], repeat: int) -> float:
@@ -43,12 +44,13 @@ def median_seconds(work: Callable[[], object], repeat: int) -> float:
 
 
 def translated_copy(templates: Path, out: Path) -> Path:
-    """Catalogs for ja and ko in which every message is 'translated' (msgstr = msgid)."""
+    """Catalogs for every translated language in which every message is 'translated'
+    (msgstr = msgid)."""
     header = (
         'msgid ""\nmsgstr ""\n"Language: {lang}\\n"\n"Plural-Forms: nplurals=1; plural=0;\\n"\n'
         '"Content-Type: text/plain; charset=UTF-8\\n"\n'
     )
-    for lang in ("ja", "ko"):
+    for lang in TRANSLATED:
         for pot in templates.rglob("*.pot"):
             text = pot.read_text(encoding="utf-8")
             body = text[text.index("\n\n") + 2 :] if "\n\n" in text else ""

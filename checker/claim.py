@@ -31,7 +31,7 @@ class Vocabulary:
 
     A sentence *mentions* the claim when it names one of :attr:`subjects` and one of the
     language's :attr:`predicates`; whether it asserts or denies the statement is decided by
-    negation markers (see :mod:`checker.language`).
+    negation markers (see :mod:`checker.text.reading`).
     """
 
     #: Language-neutral names of what the claim is about, usually API names such as
@@ -42,7 +42,7 @@ class Vocabulary:
     predicates: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
     #: Whether the statement *denies* its predicate ("``add_`` allocates nothing" denies
     #: "allocat"): then a sentence agrees with it when it is negated too. ``None``: read it from
-    #: the English statement's negations (:func:`checker.language.predicate_negated`).
+    #: the English statement's negations (:func:`checker.text.reading.predicate_negated`).
     denies: bool | None = None
     #: Per language, stems of the opposite predicate: a sentence that uses one of them (and
     #: none of :attr:`predicates`) denies the statement ("``detach()`` copies" denies
@@ -51,7 +51,7 @@ class Vocabulary:
     #: Per language, phrases that put a sentence in another case than the statement's (for
     #: "relu of a float32 tensor runs in float16": "the input is already bfloat16"); a
     #: sentence holding one is not read as stating the claim. Stems and these phrases may hold
-    #: a gap, " … " (see :func:`checker.language.stem_pattern`).
+    #: a gap, " … " (see :func:`checker.text.reading.stem_pattern`).
     unless: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
     #: Per language, phrases that state the claim's own condition ("if you leave out" for a
     #: claim about omitting an argument): a sentence conditioned by one of them states the

@@ -15,6 +15,7 @@ from pathlib import Path
 import polib
 
 from checker.doctest import cuda_record
+from checker.text.languages import TRANSLATED
 from checker.typing import DEVICES
 
 
@@ -117,7 +118,7 @@ def render(
     else:
         lines.append("snippets: the doctest session did not run")
     counts = translation_findings(locales)
-    for lang in ("ja", "ko"):
+    for lang in TRANSLATED:
         cov = coverage(locales, lang)
         errors, warnings = counts.get(lang, (0, 0))
         lines.append(

@@ -9,7 +9,7 @@ what the docs expect; renderers (CLI, pytest, Sphinx) only format verdicts.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 if TYPE_CHECKING:
     from checker.evidence import Observation
@@ -21,11 +21,14 @@ Device = Literal["cpu", "cuda"]
 #: Every device the project knows, in display order.
 DEVICES: tuple[Device, ...] = ("cpu", "cuda")
 
-#: A language the docs are written in.
+#: A language the docs are written in, for the type checker. The languages themselves, what
+#: the project knows about each and their order are :mod:`checker.text.languages`, which
+#: refuses to import unless it lists these codes, in this order.
 Lang = Literal["en", "ja", "ko"]
 
-#: Every language, English (the source) first.
-LANGS: tuple[Lang, ...] = ("en", "ja", "ko")
+#: Every language's code, English (the source) first: :data:`Lang`'s, for the core, which
+#: imports no text layer (the edges import ``checker.text.languages.LANGS``).
+LANGS: tuple[Lang, ...] = get_args(Lang)
 
 #: The signature of a :term:`probe`: it runs one experiment on one device and reports
 #: what it measured. It imports torch itself and never prints.

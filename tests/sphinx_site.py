@@ -8,6 +8,7 @@ from pathlib import Path
 
 from sphinx.cmd.build import build_main
 
+from checker.text.languages import TRANSLATED
 from tests.helpers import sample
 
 
@@ -71,6 +72,6 @@ def copy_site(tmp_path: Path) -> Site:
     root = tmp_path / "site"
     shutil.copytree(sample("site"), root)
     # git keeps no empty folders: a fresh clone has no catalogs directory yet.
-    for lang in ("ja", "ko"):
+    for lang in TRANSLATED:
         (root / "locales" / lang / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
     return Site(root)

@@ -23,11 +23,12 @@ from typing import Any
 import pytest
 
 from checker.i18n.sources import page_names
+from checker.text.languages import TRANSLATED
 from tests.chromium import headless_chromium, needs_chromium
 from tests.helpers import ROOT, sphinx_html
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
-LANGS = ("ja", "ko")
+LANGS = TRANSLATED
 PAGES = page_names(ROOT / "docs")
 #: Names that are English words and still not translated: products, languages, the theme.
 PROPER_NAMES = frozenset(

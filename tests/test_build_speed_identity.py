@@ -23,9 +23,10 @@ from pathlib import Path
 import pytest
 
 from checker.report.plain_text import plain
+from checker.text.languages import TRANSLATED
 from tests.helpers import ROOT, sphinx_html
 
-LANGS = ("ja", "ko")
+LANGS = TRANSLATED
 
 
 #: The ways each language is built: Sphinx's own, then ours with an empty store, then with

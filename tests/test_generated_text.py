@@ -12,6 +12,7 @@ from checker.i18n import Check, I18nOptions, check
 from checker.i18n.generated import PAGE, check_catalog, extract, theme_messages, write_template
 from checker.sphinx import messages
 from checker.sphinx.ui_text import LABELS, text
+from checker.text.languages import TRANSLATED
 from tests.helpers import ROOT, sample
 
 FIXTURE = registry.load(["tests.fixtures.claims_generated"], package=None)
@@ -140,7 +141,7 @@ def test_every_theme_label_is_in_the_template() -> None:
 def test_the_project_translates_every_generated_message_and_theme_label() -> None:
     result = check(I18nOptions.project(ROOT, build_templates=False))
     pages = {(c.lang, c.page): c for c in result.coverage}
-    for lang in ("ja", "ko"):
+    for lang in TRANSLATED:
         for page in (PAGE, "(theme labels)"):
             assert pages[lang, page].complete, (lang, page)
     generated = [f for f in result.findings if f.page in (PAGE, "(theme labels)")]

@@ -1,11 +1,11 @@
-"""What the translation checks add to checker.language: idioms that are not negations,
+"""What the translation checks add to checker.text.reading: idioms that are not negations,
 numbers touching Japanese and Korean text, numbers spelled out in English."""
 
 from __future__ import annotations
 
 import pytest
 
-from checker.language import is_negated, numbers, polarity_markers, spelled_numbers
+from checker.text.reading import is_negated, numbers, polarity_markers, spelled_numbers
 from checker.typing import Lang
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from checker import language
 from checker import registry as registry_mod
 from checker.claim import Claim
 from checker.scan.document import Block, BlockKind
 from checker.scan.statements import mentions_in
+from checker.text import reading
 from tests.helpers import scan_prose
 
 
@@ -89,7 +89,7 @@ def test_korean_sentences_are_read_one_at_a_time(claims: tuple[Claim, ...]) -> N
         "inference_mode는 no_grad보다 더 빠르다. "
         "이 안에서 만든 텐서도 나중에 학습에 그대로 쓸 수 있다."
     )
-    assert [s for _, s in language.sentences(text)] == [
+    assert [s for _, s in reading.sentences(text)] == [
         "inference_mode는 no_grad보다 더 빠르다.",
         "이 안에서 만든 텐서도 나중에 학습에 그대로 쓸 수 있다.",
     ]
@@ -270,3 +270,16 @@ def test_correct_sentences_a_precision_test_found_contradicted(
     sentence: str, found: list[tuple[str, str]], tmp_path: Path
 ) -> None:
     assert _claim_findings(sentence, tmp_path) == found
+
+
+def test_an_article_in_a_language_we_do_not_read_is_read_with_the_source_rules(
+    tmp_path: Path,
+) -> None:
+    """Chinese (Han without kana) is no language we read: the scanner reads the article with
+    the English rules, so the API it names is reported and its Han is not read as Japanese
+    (as Japanese, 半精度 made this sentence state three claims about autocast)."""
+    (tmp_path / "a.md").write_text(
+        "# 张量\n\n在 `autocast` 区域内，`torch.relu()` 以半精度计算。\n", encoding="utf-8"
+    )
+    findings = [(f.lang, f.claim, f.verdict.value) for f in scan_prose(tmp_path).findings]
+    assert findings == [("en", None, "unverified")]

@@ -15,6 +15,7 @@ import pytest
 
 from checker import registry
 from checker.service.ui import translations
+from checker.text.languages import TRANSLATED
 from tests.chromium import headless_chromium, needs_chromium
 from tests.helpers import ROOT, sample
 from tests.service_helpers import RunningService, config
@@ -122,7 +123,7 @@ def test_the_claims_index_lists_every_claim_with_its_devices(
     _screenshot(browser, "claims")
 
 
-@pytest.mark.parametrize("lang", ["ja", "ko"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_pages_speak_the_chosen_language(
     service: RunningService, browser: Any, lang: str
 ) -> None:

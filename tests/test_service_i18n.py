@@ -16,6 +16,7 @@ from checker.i18n.run import SERVICE_PAGE, I18nOptions, check
 from checker.service import ui
 from checker.service.app import create_app
 from checker.service.queue import Queue
+from checker.text.languages import TRANSLATED
 from tests.helpers import ROOT
 from tests.service_helpers import config
 
@@ -36,7 +37,7 @@ def test_the_templates_have_the_messages_of_every_page() -> None:
 def test_the_gate_checks_the_service_catalogs_and_they_pass() -> None:
     result = check(I18nOptions.project(ROOT, build_templates=False, generated=None))
     coverage = {c.lang: c for c in result.coverage if c.page == SERVICE_PAGE}
-    for lang in ("ja", "ko"):
+    for lang in TRANSLATED:
         assert (coverage[lang].translated, coverage[lang].total, coverage[lang].fuzzy) == (
             85,
             85,
@@ -113,7 +114,7 @@ def test_every_refusal_of_the_service_is_a_message_with_its_fields() -> None:
     in the catalogs, and its translations keep its fields (the gate checks them too)."""
     found = list(ui.refusals())
     assert len({template for _, _, template in found}) == 25
-    for lang in ("ja", "ko"):
+    for lang in TRANSLATED:
         translations = ui.translations(lang)
         for path, line, template in found:
             translated = translations.gettext(template)

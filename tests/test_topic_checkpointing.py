@@ -10,6 +10,7 @@ import pytest
 
 from checker.claims import checkpointing
 from checker.scan.findings import Verdict
+from checker.text.languages import LANGS
 from tests.helpers import ROOT, claim_verdicts, sample, scan_prose
 
 C, S = Verdict.CONTRADICTED, Verdict.SUPPORTED
@@ -48,7 +49,7 @@ def test_unknown_variant_is_refused() -> None:
 #: own "if", a few words between "only" and "nn.Sequential").
 STATEMENTS = {
     (lang, line, claim, verdict)
-    for lang in ("en", "ja", "ko")
+    for lang in LANGS
     for line, claim, verdict in (
         (3, "checkpointing/use-reentrant-omitted-warns", S),
         (5, "checkpointing/reentrant-input-without-grad", S),

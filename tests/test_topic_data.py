@@ -12,6 +12,7 @@ from checker import registry
 from checker.claims import data
 from checker.scan.findings import Verdict
 from checker.scan.run import ScanOptions, scan
+from checker.text.languages import LANGS
 from tests.helpers import ROOT, sample
 
 C, S = Verdict.CONTRADICTED, Verdict.SUPPORTED
@@ -58,7 +59,7 @@ FINDINGS = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_scanner_reads_each_claim_in_each_language(lang: str) -> None:
     path = sample("scan-data") / f"{lang}.md"
     result = scan([path], registry.load(), ScanOptions(run_code=False, project_root=ROOT))

@@ -8,6 +8,7 @@ import sys
 
 from checker.claims import scaler
 from checker.scan.findings import Verdict
+from checker.text.languages import LANGS
 from tests.helpers import ROOT, claim_verdicts, sample, scan_prose
 
 C, S = Verdict.CONTRADICTED, Verdict.SUPPORTED
@@ -35,7 +36,7 @@ def test_every_claim_runs_on_both_devices_and_has_a_vocabulary() -> None:
 #: the scanner missed (lines 17, 19 and 21).
 STATEMENTS = {
     (lang, line, claim, verdict)
-    for lang in ("en", "ja", "ko")
+    for lang in LANGS
     for line, claim, verdict in (
         (3, "scaler/myth-scaler-computes-in-float16", C),
         (5, "scaler/update-once-after-all-steps", S),

@@ -11,6 +11,8 @@ import os
 import sys
 from pathlib import Path
 
+from checker.text.languages import TRANSLATED
+
 USAGE_ERROR = 2
 FORMATS = ("text", "json", "github")
 
@@ -25,7 +27,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--lang",
         action="append",
-        choices=("ja", "ko"),
+        choices=TRANSLATED,
         help="a language to check (repeatable; default: every translated language)",
     )
     p.add_argument("--format", choices=FORMATS, default=os.environ.get("CHECKER_FORMAT", "text"))
@@ -69,7 +71,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Check, print in the requested format, return the exit code."""
     from checker.i18n.report import RENDERERS, render_json
-    from checker.i18n.run import TRANSLATED, I18nOptions, check
+    from checker.i18n.run import I18nOptions, check
 
     root: Path = args.root.resolve()
     docs = args.docs or root / "docs"

@@ -29,13 +29,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from checker.typing import LANGS
+from checker.text.languages import TRANSLATED
 
 _TOML_LINE = re.compile(r"at line (\d+)")
 _TERM_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*term[ \t]*\]\]", re.MULTILINE)
 #: The ways a term is checked, see the module's docstring.
 ENFORCE = ("preferred", "avoid", "anywhere")
-_TRANSLATED: tuple[str, ...] = tuple(lang for lang in LANGS if lang != "en")
 
 
 class GlossaryError(Exception):
@@ -108,16 +107,18 @@ def load_glossary(path: Path) -> Glossary:
 def _term(path: Path, line: int, raw: object) -> Term:
     if not isinstance(raw, dict):
         raise GlossaryError(path, line, "a [[term]] must be a table")
-    unknown = set(raw) - {"en", "avoid", "note", "enforce", *_TRANSLATED}
+    unknown = set(raw) - {"en", "avoid", "note", "enforce", *TRANSLATED}
     if unknown:
         raise GlossaryError(path, line, f"unknown keys {sorted(unknown)} in [[term]]")
     en = raw.get("en")
     if not isinstance(en, str) or not en.strip():
         raise GlossaryError(path, line, 'a [[term]] needs en = "the English term"')
-    preferred = {lang: _strings(path, line, raw[lang], lang) for lang in _TRANSLATED if lang in raw}
+    preferred: dict[str, tuple[str, ...]] = {
+        lang: _strings(path, line, raw[lang], lang) for lang in TRANSLATED if lang in raw
+    }
     avoid_raw = raw.get("avoid", {})
-    if not isinstance(avoid_raw, dict) or set(avoid_raw) - set(_TRANSLATED):
-        raise GlossaryError(path, line, f"avoid must be a table of {list(_TRANSLATED)} lists")
+    if not isinstance(avoid_raw, dict) or set(avoid_raw) - set(TRANSLATED):
+        raise GlossaryError(path, line, f"avoid must be a table of {list(TRANSLATED)} lists")
     avoid = {
         lang: _strings(path, line, value, f"avoid.{lang}") for lang, value in avoid_raw.items()
     }

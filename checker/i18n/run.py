@@ -32,10 +32,8 @@ from checker.i18n.sources import (
 )
 from checker.sphinx.messages import catalog_path
 from checker.sphinx.site_text import THEME_DOMAIN
+from checker.text.languages import TRANSLATED
 from checker.typing import Lang
-
-#: The languages translated from English.
-TRANSLATED: tuple[Lang, ...] = ("ja", "ko")
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from checker import language
 from checker.scan.document import Block
 from checker.scan.findings import Finding, Verdict
 from checker.scan.names import PLACEHOLDERS
+from checker.text import languages, reading
 
 #: ``torch.a.b`` in prose: ASCII identifiers only (Japanese and Korean particles touch the
 #: name: ``torch.from_numpyは``), not part of an address (``.../torch.Tensor.detach.html``).
@@ -46,14 +46,6 @@ _CUSTOMARY = {
 _RECEIVERS = PLACEHOLDERS | {"t", "x", "y", "a", "b"}
 
 
-#: A sentence that says itself that what it names is deprecated, in the three languages.
-_SAYS_DEPRECATED = re.compile(
-    r"deprecat|no longer recommended|legacy|非推奨|廃止|推奨されな"
-    r"|권장되지 않|더 이상 (?:사용|권장)|지원 중단|폐기",
-    re.IGNORECASE,
-)
-
-
 @dataclass(frozen=True)
 class Reference:
     """A PyTorch name an article uses."""
@@ -69,7 +61,7 @@ class Reference:
 
 def prose_references(block: Block) -> list[Reference]:
     found = []
-    for offset, sentence in language.sentences(block.text):
+    for offset, sentence in reading.sentences(block.text):
         quote = " ".join(sentence.split())
         named = [(m.group(0), m.start()) for m in _PROSE_NAME.finditer(sentence)]
         named += [
@@ -160,6 +152,12 @@ def _dotted(node: ast.expr, aliases: Mapping[str, str]) -> str | None:
     return ".".join([aliases[node.id], *reversed(parts)])
 
 
+def _says_deprecated(sentence: str) -> bool:
+    """Whether a sentence says itself, in any language, that what it names is deprecated
+    (see :attr:`~checker.text.languages.base.Language.says_deprecated`)."""
+    return any(language.says_deprecated.search(sentence) for language in languages.LANGUAGES)
+
+
 def findings(  # noqa: PLR0917
     references: Iterable[Reference],
     resolved: Mapping[str, Mapping[str, object]],
@@ -182,7 +180,7 @@ def findings(  # noqa: PLR0917
             )
 
         if not facts["exists"]:
-            if ref.where == "prose" and language.negations(ref.quote, lang) > 0:  # type: ignore[arg-type]
+            if ref.where == "prose" and reading.negations(ref.quote, lang) > 0:  # type: ignore[arg-type]
                 continue  # "`torch.Variable` does not exist": the sentence says so itself
             verdict = Verdict.CONTRADICTED if ref.where == "prose" else Verdict.BROKEN
             add(
@@ -190,7 +188,7 @@ def findings(  # noqa: PLR0917
             )
             continue
         if facts["deprecated"]:
-            if ref.where == "prose" and _SAYS_DEPRECATED.search(ref.quote):
+            if ref.where == "prose" and _says_deprecated(ref.quote):
                 continue  # "`torch.cuda.amp.autocast` is deprecated": the sentence says so
             add(
                 Verdict.OUTDATED,

@@ -12,6 +12,8 @@ import os
 import sys
 from pathlib import Path
 
+from checker.text.languages import LANGS
+
 USAGE_ERROR = 2
 
 
@@ -24,7 +26,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "statements that execution contradicts and code that does not run.",
     )
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    p.add_argument("--lang", choices=("auto", "en", "ja", "ko"), default="auto")
+    p.add_argument("--lang", choices=("auto", *LANGS), default="auto")
     p.add_argument(
         "--format",
         choices=("text", "json", "github"),

@@ -4,7 +4,8 @@ Some claims are about order: ``unscale_`` comes before clipping, ``scaler.update
 the optimizer steps. A sentence that names both and puts them the other way round ("clip
 before ``unscale_``", "勾配クリッピングは ``unscale_`` の前に行う") denies such a claim,
 whatever words it uses for the rest. :func:`stated_order` reads the order from markers next
-to the named terms:
+to the named terms (each language's
+:attr:`~checker.text.languages.base.Language.order_before` and ``order_after``):
 
 - English puts the marker before the term it relates to: "before T" and "then T" say that
   the other term comes first; "after T" that T does.
@@ -19,21 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from checker.text import languages
 from checker.typing import Lang
-
-#: Up to three words between an English marker and its term, within one clause.
-_WORDS = r"\s+(?:[^\s,;:]+\s+){0,3}[^\s,;:]*$"
-#: Markers that put the *other* term first, and markers that put the marked term first.
-_BEFORE = {
-    "en": re.compile(r"\b(?:before|prior to|then|followed by)" + _WORDS, re.I),
-    "ja": re.compile(r"^[^。、,]{0,12}?(?:の前|前に|より前)"),
-    "ko": re.compile(r"^[^.,]{0,12}?(?:전에|이전에|보다 먼저)"),
-}
-_AFTER = {
-    "en": re.compile(r"\b(?:after|once)" + _WORDS, re.I),
-    "ja": re.compile(r"^[^。、,]{0,12}?(?:の後|後に|後で|てから|でから|した後)"),
-    "ko": re.compile(r"^[^.,]{0,12}?(?:후에|다음에|뒤에|하고 나서|한 뒤)"),
-}
 
 
 @dataclass(frozen=True)
@@ -78,18 +66,19 @@ def _marker(
     to the next named term only (``bounds``: every term's span), so that one beside the other
     term is not read twice."""
     start, end = span
-    if lang == "en":
+    language = languages.language(lang)
+    if not language.postpositions:  # "before T": the marker precedes its term
         previous = max((e for s, e in bounds if e <= start), default=0)
         before = text[previous:start]
-        if _AFTER["en"].search(before):
+        if language.order_after.search(before):
             return True
-        if _BEFORE["en"].search(before):
+        if language.order_before.search(before):
             return False
         return None
     following = min((s for s, e in bounds if s >= end), default=len(text))
     after = text[end:following]
-    if _AFTER[lang].match(after):
+    if language.order_after.match(after):
         return True
-    if _BEFORE[lang].match(after):
+    if language.order_before.match(after):
         return False
     return None

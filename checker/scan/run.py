@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from checker import devices as devices_mod
-from checker import language
 from checker import record as record_mod
 from checker.cache import Cache
 from checker.links import anchor, language_url
@@ -25,6 +24,7 @@ from checker.scan.findings import Verdict as FindingVerdict
 from checker.scan.readers import FORMATS, read
 from checker.scan.sandbox import Limits, Sandbox
 from checker.sites import claim_sites
+from checker.text import languages
 from checker.typing import DEVICES, Device
 from checker.verdict import Verdict as ClaimVerdict
 
@@ -126,10 +126,16 @@ def _mentions(document: Document, lang: str, claims: list[Any]) -> list[statemen
 def _language(document: Document, requested: str) -> str:
     if requested != "auto":
         return requested
-    if document.format.startswith("po:") and document.format[3:5] in ("en", "ja", "ko"):
+    if document.format.startswith("po:") and document.format[3:5] in languages.LANGS:
         return document.format[3:5]
     prose = "\n".join(b.text for b in document.blocks if b.kind is BlockKind.PROSE)
-    return language.detect(prose)
+    detected = languages.detect(prose)
+    if detected is None:
+        # A language we do not read (Chinese: Han without kana) is read with the source's
+        # rules: its code, the APIs it names and any English sentence are still checked, and
+        # its own sentences, in none of our vocabularies, state no known claim.
+        return languages.SOURCE.code
+    return detected
 
 
 def _claim_verdicts(

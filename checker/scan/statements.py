@@ -1,7 +1,7 @@
 """Verdicts on prose: which sentences state a known claim, and what the evidence says of it.
 
 A sentence *mentions* a claim when it uses the claim's vocabulary (a subject and a predicate
-in the article's language, :func:`checker.language.mentions`); it *asserts* the claim's
+in the article's language, :func:`checker.text.reading.mentions`); it *asserts* the claim's
 statement unless it is negated. The claim's statement is true where its probe found that it
 holds (a myth's probe finds that it fails). So the article is
 
@@ -23,7 +23,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from checker import language
 from checker.claim import Claim
 from checker.evidence import Outcome
 from checker.report import evidence_summary
@@ -32,6 +31,7 @@ from checker.scan.document import Block, BlockKind
 from checker.scan.findings import Finding, Verdict
 from checker.scan.history import History
 from checker.scan.values import stated_value
+from checker.text import languages, reading
 from checker.typing import Lang
 from checker.verdict import Status
 from checker.verdict import Verdict as ClaimVerdict
@@ -47,7 +47,7 @@ class Mention:
     #: replaced by what it refers to.
     sentence: str
     lang: str
-    mention: language.Mention | None
+    mention: reading.Mention | None
     #: The sentence as the article has it ("" when it is :attr:`sentence`).
     original: str = ""
     #: The language the sentence is written in, when it is not the article's (an English
@@ -68,32 +68,6 @@ class Topic:
     subject: str = ""
 
 
-#: Subjects that point back: "this context manager", "この関数", "이 함수", "이 안에서".
-_DEMONSTRATIVE: dict[str, re.Pattern[str]] = {
-    "en": re.compile(
-        r"\b(?:this|that)\s+(?:context\s+manager|function|method|api|class|decorator|call)\b|"
-        r"\b(?:inside|within)\s+(?:it|this\s+block)\b",
-        re.IGNORECASE,
-    ),
-    "ja": re.compile(
-        r"(?:この|その|本)(?:コンテキストマネージャー?|関数|メソッド|API|クラス|デコレータ|機能)"
-        r"|(?:この|その)(?:中|ブロック内|内部)"
-    ),
-    "ko": re.compile(
-        r"(?:이|그|해당)\s*(?:컨텍스트\s*매니저|함수|메서드|메소드|API|클래스|데코레이터|기능)"
-        r"|(?:이|그)\s*안"
-    ),
-}
-
-
-#: How a sentence that lists examples of what the sentence before said begins.
-_EXAMPLES: dict[str, re.Pattern[str]] = {
-    "en": re.compile(r"(?:for\s+(?:example|instance)|e\.\s?g\.|such\s+as)\b", re.IGNORECASE),
-    "ja": re.compile(r"(?:例えば|たとえば|例として)"),
-    "ko": re.compile(r"(?:예를\s*들어|예를\s*들면|예컨대|예로)"),
-}
-
-
 def mentions_in(
     block: Block, lang: str, claims: Sequence[Claim], topic: Topic | None = None
 ) -> list[Mention]:
@@ -109,19 +83,21 @@ def mentions_in(
     marks = table.statements(block.header, block.cells, lang)
     if marks:  # a table row of marks: the statements it makes, quoted as the row
         return _marked(block, lang, marks, claims, about)
-    for offset, sentence in _with_examples(language.sentences(block.text), lang):
+    for offset, sentence in _with_examples(reading.sentences(block.text), lang):
         if _MEASURED_ROLE.search(sentence):
             continue  # it reports a measured value: the docs build checks it
         line = block.line_at(offset)
         named = _named_subject(sentence, subjects)
         read = sentence
-        if named is None and topic.subject and lang in _DEMONSTRATIVE:
-            read = _DEMONSTRATIVE[lang].sub(f"`{topic.subject}`", sentence, count=1)
+        if named is None and topic.subject:
+            # a subject that points back: "this context manager", "この関数", "이 함수"
+            demonstrative = languages.language(lang).demonstrative
+            read = demonstrative.sub(f"`{topic.subject}`", sentence, count=1)
         if named is not None:
             topic.subject = named
         original = sentence if read != sentence else ""
         written_in = _written_in(sentence, lang)
-        matched = language.mentions(read, written_in, list(claims))  # type: ignore[arg-type]
+        matched = reading.mentions(read, written_in, list(claims))  # type: ignore[arg-type]
         matched += _ordered(read, written_in, claims, {m.claim.id for m in matched})
         if block.heading and not _heading_states(sentence, written_in):
             matched = []  # "deepcopy와 계산 그래프": a topic, not a statement
@@ -139,12 +115,12 @@ def mentions_in(
 
 def _ordered(
     sentence: str, lang: str, claims: Sequence[Claim], seen: set[str]
-) -> list[language.Mention]:
+) -> list[reading.Mention]:
     """Claims about order that a sentence states by the order alone ("call `update()` before
     `step()`"): it names the claim's subject and both of its terms as code, with an order
     marker ("before the first step, `update()` ..." speaks of a step, not of `step()`)."""
     found = []
-    prose = language.normalise(sentence)
+    prose = reading.normalise(sentence)
     code = " ".join(re.findall(r"`([^`]*)`", prose)).lower()
     for claim in claims:
         vocabulary = claim.vocabulary
@@ -152,10 +128,10 @@ def _ordered(
             continue
         if not all(any(t.lower() in code for t in terms) for terms in vocabulary.order):
             continue
-        subject = next((s for s in vocabulary.subjects if language.names(s, prose)), None)
+        subject = next((s for s in vocabulary.subjects if reading.names(s, prose)), None)
         said = order.stated_order(sentence, lang, order.Order(*vocabulary.order))  # type: ignore[arg-type]
         if subject is not None and said is not None:
-            found.append(language.Mention(claim, True, subject, "order", False))
+            found.append(reading.Mention(claim, True, subject, "order", False))
     return found
 
 
@@ -169,22 +145,22 @@ def _marked(
     """The claims a table row of marks states (see :mod:`checker.scan.table`), quoted as the
     row and the column it was read under."""
     found = []
-    row_subject = language.normalise(block.cells[0])
+    row_subject = reading.normalise(block.cells[0])
     for column, sentence in marks:
         quote = f"{block.text} (under '{column}')"
         # a claim whose subject is only in the header is not what the row is about
         about_row = [
             mention
-            for mention in language.mentions(sentence, lang, list(claims))  # type: ignore[arg-type]
+            for mention in reading.mentions(sentence, lang, list(claims))  # type: ignore[arg-type]
             if mention.claim.vocabulary
-            and any(language.names(s, row_subject) for s in mention.claim.vocabulary.subjects)
+            and any(reading.names(s, row_subject) for s in mention.claim.vocabulary.subjects)
         ]
         for mention in _once(about_row, about):
             found.append(Mention(block, block.line, sentence, lang, mention, quote))
     return found
 
 
-def _once(matched: list[language.Mention], about: set[str]) -> list[language.Mention]:
+def _once(matched: list[reading.Mention], about: set[str]) -> list[reading.Mention]:
     """The claims a sentence states, each once, leaving out those its block names by id."""
     seen: set[str] = set()
     kept = []
@@ -199,22 +175,25 @@ def _written_in(sentence: str, lang: str) -> str:
     """The language of one sentence of a ``lang`` article: its own when its script says so
     plainly (six English words and no Japanese or Korean in a Japanese or Korean article;
     Hangul or kana in an English one), else the article's."""
-    if lang in ("ja", "ko"):
+    if lang != languages.SOURCE.code:
         prose = re.sub(r"`[^`]*`", " ", sentence)
-        if not language.cjk_letters(prose) and language.latin_words(prose) >= 6:
+        if not languages.cjk_letters(prose) and languages.latin_words(prose) >= 6:
             return "en"
         return lang
-    detected = language.detect(sentence)
-    return detected if detected != "en" and language.cjk_letters(sentence) >= 8 else lang
+    detected = languages.detect(sentence)
+    if detected is None:  # Han without kana: no language we read, so the article's
+        return lang
+    return detected if detected != "en" and languages.cjk_letters(sentence) >= 8 else lang
 
 
 def _with_examples(sentences: list[tuple[int, str]], lang: str) -> list[tuple[int, str]]:
     """``sentences`` with each one that lists examples joined to the sentence it illustrates
     (read once, as one): in "Many selection functions share memory. For example index_select()", the
     examples are the subjects of the sentence before."""
+    examples = languages.language(lang).example_marker
     read: list[tuple[int, str]] = []
     for offset, sentence in sentences:
-        if read and lang in _EXAMPLES and _EXAMPLES[lang].match(sentence):
+        if read and examples.match(sentence):
             start, before = read[-1]
             read[-1] = (start, f"{before} {sentence}")
         else:
@@ -234,28 +213,13 @@ def _is_sentence(text: str) -> bool:
     if _SENTENCE_CLOSE.search(text):
         return True
     words = re.sub(r"`[^`]*`", "x", text).split()
-    return len(words) >= 10 or language.cjk_letters(text) >= 15
-
-
-#: A heading that makes a statement has a verb: in Japanese and Korean it ends in a predicate
-#: ("メモリを共有する", "복사한다"); in English a finite verb follows its subject or an
-#: auxiliary stands in it ("`view()` shares memory", "Why reshape is not a view").
-_HEADING_PREDICATE: dict[str, re.Pattern[str]] = {
-    "ja": re.compile(r"(?:る|た|い|だ|す|ず|ない|ます|です|ません)[^\w`]*$"),
-    "ko": re.compile(r"(?:다|요|음|함|됨|까)[^\w`]*$"),
-    "en": re.compile(
-        r"\b(?:is|are|was|were|isn't|aren't|does|doesn't|do|don't|did|can|can't|cannot|"
-        r"will|won't|must|should|has|have|never|always)\b|(?:`|\)|\b[a-z_]+)\s+[a-z]+(?<!ss)s\b",
-        re.IGNORECASE,
-    ),
-}
+    return len(words) >= 10 or languages.cjk_letters(text) >= 15
 
 
 def _heading_states(heading: str, lang: str) -> bool:
-    """Whether a heading makes a statement rather than naming a topic (see
-    :data:`_HEADING_PREDICATE`)."""
-    pattern = _HEADING_PREDICATE.get(lang)
-    return pattern is None or bool(pattern.search(heading.strip()))
+    """Whether a heading makes a statement rather than naming a topic: it has a verb (see
+    :attr:`~checker.text.languages.base.Language.heading_predicate`)."""
+    return bool(languages.language(lang).heading_predicate.search(heading.strip()))
 
 
 def _all_subjects(claims: Sequence[Claim]) -> tuple[str, ...]:
@@ -266,8 +230,8 @@ def _all_subjects(claims: Sequence[Claim]) -> tuple[str, ...]:
 
 def _named_subject(sentence: str, subjects: tuple[str, ...]) -> str | None:
     """The most specific claim subject a sentence names (the longest), if any."""
-    prose = language.normalise(sentence)
-    found = [(-len(s), prose.find(s), s) for s in subjects if language.names(s, prose)]
+    prose = reading.normalise(sentence)
+    found = [(-len(s), prose.find(s), s) for s in subjects if reading.names(s, prose)]
     return min(found)[2] if found else None
 
 
@@ -281,7 +245,7 @@ def comment_statements(code: Block) -> list[Block]:
         comment = comment.strip()
         if not hash_ or not comment or _quoted(code_part) or stated_value(comment) is not None:
             continue
-        if len(comment.split()) < 3 and language.detect(comment) == "en":
+        if len(comment.split()) < 3 and languages.detect(comment) == "en":
             continue  # "# forward", "# 4 MB": a label, not a sentence
         names = dict.fromkeys(re.findall(r"([A-Za-z_]\w*)\s*\(", code_part))
         called = " ".join(f"`{name}()`" for name in names if name != "print")
@@ -359,12 +323,12 @@ def judge(
     doubt = indirect(mention.sentence, lang, claim, opposite)
     if doubt:
         return finding(Verdict.UNVERIFIED, f"mentions '{claim.statement}', but {doubt}: not judged")
-    prose = language.normalise(mention.sentence)
+    prose = reading.normalise(mention.sentence)
     near = prose.find(mention.mention.subject)
-    inside, outside = language.negation_scope(
+    inside, outside = reading.negation_scope(
         mention.sentence, lang, stems, near if near >= 0 else None
     )
-    if (outside and lang != "en") or inside > 1:
+    if (outside and languages.language(lang).verb_final) or inside > 1:
         return finding(
             Verdict.UNVERIFIED,
             f"mentions '{claim.statement}', but with {inside + outside} negations its polarity "
@@ -386,56 +350,26 @@ def judge(
     return finding(verdict, evidence)
 
 
-#: A subject set against the sentence's own ("unlike X, ..."): what the sentence says holds
-#: for the other subject, and not for this one. English marks it before the subject,
-#: Japanese and Korean after it.
-_CONTRAST_BEFORE = re.compile(r"\b(?:unlike|in contrast to|as opposed to)\s+[`(]*[\w.]*$", re.I)
-_CONTRAST_AFTER: dict[str, re.Pattern[str]] = {
-    "ja": re.compile(r"^[A-Za-z0-9_.()`]*\s*(?:とは|と)(?:違って|違い|異なり)"),
-    "ko": re.compile(r"^[A-Za-z0-9_.()`]*\s*(?:와|과)(?:는)?\s*달리"),
-}
-
-
 def _contrasted(text: str, at: int, subject: str, lang: str) -> bool:
     """Whether the ``subject`` found at ``at`` of the normalised sentence ``text`` is set
-    against the sentence's own (see :data:`_CONTRAST_BEFORE`)."""
-    if lang == "en":
-        return bool(_CONTRAST_BEFORE.search(text[:at]))
-    after = _CONTRAST_AFTER.get(lang)
-    return bool(after and after.match(text[at + len(subject) :]))
-
-
-#: Words that make a sentence speak *about* a statement rather than make it: reported speech
-#: ("the article says"), judgements of other texts ("wrong", "myth"), conditionals and
-#: questions. Such a sentence is not judged: the scanner reports only what an article states.
-_INDIRECT: dict[str, re.Pattern[str]] = {
-    "en": re.compile(
-        r"\b(?:articles?|claims?|says?|said|states?|presents?|describes?|suggests?|myths?|"
-        r"wrong|false|true|if|whether|would|might|could|believe[sd]?|promise[sd]?|review|"
-        r"so that|only when|only if|unless|otherwise|proof|proves?|guarantee[sd]?|may|"
-        r"depending on)\b|\?",
-        re.IGNORECASE,
-    ),
-    "ja": re.compile(
-        r"記事|と述べ|とされ|と主張|と説明|と紹介|と書|誤解|誤り|間違|正しく|もし|かどうか|"
-        r"でしょうか|(?<!同じ)ように|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]|たら、|ならば|べきか|か迷"
-        r"|場合があ|ことがあ|によって(?:は|異な|変わ)"
-    ),
-    "ko": re.compile(
-        r"글에서|글은|글의|글이|기사|주장|오해|잘못|틀린|틀렸|만약|인지|라고|다고|"
-        r"도록|경우에만|때만|보장|증명|[?？]|경우가 있|에 따라"
-    ),
-}
-
-#: How far apart (characters of prose) a subject and its predicate may be for a sentence to
-#: state the claim; further apart, they usually belong to different clauses.
-_REACH: dict[str, int] = {"en": 60, "ja": 50, "ko": 50}
+    against the sentence's own ("unlike X, ...", "Xと違って"): what the sentence says holds
+    for the other subject, and not for this one (see
+    :attr:`~checker.text.languages.base.Language.contrast`)."""
+    language = languages.language(lang)
+    if language.postpositions:
+        return bool(language.contrast.match(text[at + len(subject) :]))
+    return bool(language.contrast.search(text[:at]))
 
 
 def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) -> str | None:
-    """Why a sentence that uses a claim's words may not be stating it, or ``None``.
+    """Why a sentence that uses a claim's words may not be stating it, or ``None``: it speaks
+    *about* a statement (reported speech, a judgement of another text, a condition, a
+    question: :attr:`~checker.text.languages.base.Language.indirect`), which the scanner
+    does not judge, or its subject and predicate stand too far apart
+    (:attr:`~checker.text.languages.base.Language.reach`) or in different clauses.
     ``opposite``: the sentence uses the vocabulary's opposite predicate."""
-    prose = language.normalise(sentence)
+    language = languages.language(lang)
+    prose = reading.normalise(sentence)
     words = re.sub(r"`[^`]*`", " ", prose)
     vocabulary = claim.vocabulary
     wording = (
@@ -443,8 +377,8 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     )
     own = (*wording.get(lang, ()), *(vocabulary.conditions.get(lang, ()) if vocabulary else ()))
     for stem in own:  # a marker inside the claim's own wording is the claim
-        words = language.stem_pattern(stem).sub(" ", words)
-    marker = _INDIRECT[lang].search(words)
+        words = reading.stem_pattern(stem).sub(" ", words)
+    marker = language.indirect.search(words)
     if marker:
         return f"it speaks about a statement ('{marker.group(0)}')"
     if vocabulary is None:
@@ -452,14 +386,14 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     lowered = prose.lower()
     subjects = [m.span() for s in vocabulary.subjects for m in re.finditer(re.escape(s), prose)]
     stems = wording.get(lang, ())
-    predicates = [m.span() for p in stems for m in language.stem_pattern(p).finditer(lowered)]
+    predicates = [m.span() for p in stems for m in reading.stem_pattern(p).finditer(lowered)]
     if subjects and predicates:
         gap, start, end = min(
             (max(0, p0 - s1, s0 - p1), min(s1, p1), max(s0, p0))
             for s0, s1 in subjects
             for p0, p1 in predicates
         )
-        if gap > _REACH[lang]:
+        if gap > language.reach:
             return f"its subject and predicate are {gap} characters apart"
         breaks = list(_CLAUSE_BREAK.finditer(prose, start, end))
         if breaks and not (len(breaks) == 1 and _ANAPHORA.match(prose, breaks[0].end())):
@@ -511,9 +445,9 @@ def statement_denies(claim: Claim) -> bool:
     if vocabulary.denies is not None:
         return vocabulary.denies
     stems = vocabulary.predicates.get("en", ())
-    if not language.stem_spans(claim.statement, "en", stems):
+    if not reading.stem_spans(claim.statement, "en", stems):
         return False  # the statement words it otherwise; say 'denies=True' where it denies
-    return language.predicate_negated(claim.statement, "en", stems)
+    return reading.predicate_negated(claim.statement, "en", stems)
 
 
 def _decide(

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import re
 
-#: Marks that say yes, and marks that say no, as tables in the three languages write them.
-YES = frozenset(
-    ["o", "○", "◯", "✓", "✔", "✅", "yes", "true", "はい", "可", "あり", "예", "네", "있음"]
-)
-NO = frozenset(
-    ["x", "×", "✗", "✘", "❌", "no", "false", "いいえ", "不可", "なし", "아니오", "아니요", "없음"]
-)
+from checker.text import languages
+
+#: Marks that say yes, and marks that say no, as tables in every language write them: a
+#: table's marks are read whatever the article's language (a Japanese post may use ✓).
+YES: frozenset[str] = frozenset().union(*(language.yes_marks for language in languages.LANGUAGES))
+NO: frozenset[str] = frozenset().union(*(language.no_marks for language in languages.LANGUAGES))
 
 _UNMARKED = re.compile(r"[*_`\s]+")
 
@@ -49,8 +48,6 @@ def statements(header: tuple[str, ...], cells: tuple[str, ...], lang: str) -> li
 
 
 def _sentence(subject: str, predicate: str, said: bool, lang: str) -> str:
-    if lang == "ja":
-        return f"{subject} は {predicate}。" if said else f"{subject} は {predicate} ではない。"
-    if lang == "ko":
-        return f"{subject} 는 {predicate} 이다." if said else f"{subject} 는 {predicate} 이 아니다."
-    return f"{subject} {predicate}." if said else f"{subject} does not {predicate}."
+    language = languages.language(lang)
+    template = language.marked_statement if said else language.marked_denial
+    return template.format(subject=subject, predicate=predicate)

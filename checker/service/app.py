@@ -16,6 +16,7 @@ from checker.service import auth, limits, preview, submissions
 from checker.service.config import ServiceConfig
 from checker.service.queue import Queue
 from checker.service.store import Job, Store
+from checker.text.languages import LANGS
 
 TOKEN_COOKIE = "checker_token"
 
@@ -138,7 +139,7 @@ def create_app(config: ServiceConfig, queue: Queue | None = None) -> FastAPI:
     )
     app.state.service = service
     # the built sites first: the pages' /docs/{lang}/ route only answers where none is built
-    for lang in ("en", "ja", "ko"):
+    for lang in LANGS:
         built = config.site / lang
         if (built / "index.html").is_file():
             app.mount(f"/docs/{lang}", StaticFiles(directory=built, html=True), name=f"docs-{lang}")

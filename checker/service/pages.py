@@ -16,6 +16,7 @@ from checker.service.api import read_upload
 from checker.service.claims_index import claims_index
 from checker.service.results import scan_lines, translation_entries
 from checker.service.store import Job
+from checker.text.languages import LANGS
 
 router = APIRouter(include_in_schema=False)
 STATIC = Path(__file__).with_name("static")
@@ -45,13 +46,13 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
         .get_template(template)
         .render(
             ui_lang=lang,
-            ui_langs=ui.LANGS,
+            ui_langs=LANGS,
             path=request.url.path,
             csrf_field=csrf.FIELD,
             csrf_token=token,
             user=user,
             site_built={
-                lang: (service.config.site / lang / "index.html").is_file() for lang in ui.LANGS
+                lang: (service.config.site / lang / "index.html").is_file() for lang in LANGS
             },
             **context,
         )
@@ -61,7 +62,7 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     response.set_cookie(
         csrf.COOKIE, token, max_age=_COOKIE_AGE, httponly=True, samesite="strict", secure=secure
     )
-    if request.query_params.get("ui") in ui.LANGS:
+    if request.query_params.get("ui") in LANGS:
         response.set_cookie(UI_COOKIE, lang, max_age=_COOKIE_AGE, samesite="lax", secure=secure)
     return response
 

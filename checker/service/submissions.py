@@ -20,13 +20,14 @@ from checker.service.limits import (
     check_length,
     check_size,
 )
+from checker.text.languages import LANGS, TRANSLATED
 
 #: Article formats the scanner reads, by suffix.
 ARTICLE_SUFFIXES = (".md", ".rst", ".txt", ".ipynb", ".html")
 #: Languages an article may be checked in; ``auto`` detects.
-ARTICLE_LANGS = ("auto", "en", "ja", "ko")
+ARTICLE_LANGS = ("auto", *LANGS)
 #: Languages a translation may be submitted for.
-TRANSLATION_LANGS = ("ja", "ko")
+TRANSLATION_LANGS = TRANSLATED
 #: How a shown name is cut down (no control characters, no folders, at most 100 characters).
 _UNSHOWN = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -144,7 +145,7 @@ def one_message(msgid: str, msgstr: str, lang: str, limits: ServiceLimits) -> by
     check_size(limits, len(msgid.encode()) + len(msgstr.encode()))
     from babel.messages.plurals import get_plural
 
-    known = lang if lang in TRANSLATION_LANGS else "ja"  # an unknown one is refused after
+    known = lang if lang in TRANSLATION_LANGS else TRANSLATED[0]  # an unknown one is refused after
     header = (
         'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
         f'"Language: {known}\\n"\n"Plural-Forms: {get_plural(known)}\\n"\n\n'

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import jinja2
 
+from checker.text.languages import LANGS
+
 #: The gettext domain of the service's pages.
 DOMAIN = "service"
-LANGS = ("en", "ja", "ko")
 TEMPLATES = Path(__file__).with_name("templates")
 LOCALE_DIR = Path(__file__).with_name("locale")
 

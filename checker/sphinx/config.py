@@ -8,7 +8,8 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
 
-from checker.typing import DEVICES, LANGS
+from checker.text.languages import LANGS
+from checker.typing import DEVICES
 
 
 def _languages(value: Any) -> None:

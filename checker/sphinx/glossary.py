@@ -25,10 +25,10 @@ from checker.i18n.glossary import GlossaryError, Term, load_glossary
 from checker.sphinx.results import results_for
 from checker.sphinx.tables import Cell, table
 from checker.sphinx.warnings_ import CheckerWarnings, warn
+from checker.text.languages import TRANSLATED
 
 #: Column headers: each language's name in that language, so nothing needs translating.
 HEADERS = ("English", "日本語", "한국어")
-_LANGS = ("ja", "ko")
 
 
 def setup_glossary(app: Sphinx) -> None:
@@ -53,7 +53,8 @@ class GlossaryDirective(SphinxDirective):
             warn(CheckerWarnings.GLOSSARY, str(exc), here)
             return []
         rows: list[list[Cell]] = [
-            [term.en, *(_translations(term, lang) for lang in _LANGS)] for term in glossary.terms
+            [term.en, *(_translations(term, lang) for lang in TRANSLATED)]
+            for term in glossary.terms
         ]
         tbl = table(HEADERS, rows, classes=["checker-glossary"])
         for para in tbl.findall(nodes.paragraph):

@@ -1,7 +1,7 @@
 """Claims: a translated statement must say what the probe proves, not its opposite.
 
 The statement's negation parity must equal the English's (negations and "without"s counted
-by :func:`checker.language.polarity_markers`; an error when one side has a single negation
+by :func:`checker.text.reading.polarity_markers`; an error when one side has a single negation
 and the other none, a warning when several are involved), and when the English phrases the
 claim with its vocabulary (:class:`checker.claim.Vocabulary`, the subjects and per-language
 predicates the article scanner uses), the translation must use the language's words for it.
@@ -14,7 +14,8 @@ from collections.abc import Iterator
 
 from checker.i18n.findings import Check, Finding, Severity
 from checker.i18n.message import Message
-from checker.language import detect, mentions, polarity_markers
+from checker.text.languages import detect
+from checker.text.reading import mentions, polarity_markers
 from checker.typing import Lang
 
 
@@ -22,7 +23,8 @@ def check(message: Message) -> Iterator[Finding]:
     if message.claim_id is None:
         return
     english, translated = message.source.prose, message.target.prose
-    # A statement left in English (code-only ones are) is read with the English rules.
+    # A statement left in English (code-only ones are) is read with the English rules; one
+    # in no language we read (Han without kana, detect() says None), with its catalog's.
     lang: Lang = "en" if detect(translated) == "en" else message.lang
     markers_en, markers = polarity_markers(english, "en"), polarity_markers(translated, lang)
     denies_en, denies = len(markers_en) % 2 == 1, len(markers) % 2 == 1

@@ -20,8 +20,7 @@ from collections.abc import Iterator
 
 from checker.i18n.findings import Check, Finding
 from checker.i18n.message import Message
-
-_HANGUL = "\uac00-\ud7a3"
+from checker.text.languages import language
 
 
 def check(message: Message) -> Iterator[Finding]:
@@ -70,6 +69,7 @@ def _found(variant: str, translated: str, allowed: set[str], lang: str) -> bool:
     text = translated
     for word in sorted(allowed, key=len, reverse=True):
         text = text.replace(word, " ")
-    if lang != "ko":
+    letters = language(lang).spaced_word_letters  # a variant must start a word (Korean)
+    if not letters:
         return variant in text
-    return re.search(rf"(?<![{_HANGUL}]){re.escape(variant)}", text) is not None
+    return re.search(rf"(?<![{letters}]){re.escape(variant)}", text) is not None

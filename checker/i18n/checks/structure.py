@@ -15,7 +15,7 @@ from checker.i18n.checks.security import DANGEROUS_ROLES
 from checker.i18n.findings import Check, Finding
 from checker.i18n.markup import host
 from checker.i18n.message import Message
-from checker.language import number_sequence, numbers, spelled_numbers
+from checker.text.reading import number_sequence, numbers, spelled_numbers
 
 _EMPHASIS = {"em_open": "emphasis (*...*)", "strong_open": "strong emphasis (**...**)"}
 

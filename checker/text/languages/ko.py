@@ -1,0 +1,66 @@
+"""Korean: how the project reads it.
+
+Korean ends a clause with its predicate and negates it with ``않다``, ``없다``, ``못`` or
+``아니다`` after the stem (``공유하지 않는다``); particles that relate a term follow it
+(``unscale_ 전에``, ``X와 달리``). Words are written apart, and sentences end with ``.``
+followed by a space, as in English.
+"""
+
+from __future__ import annotations
+
+import re
+
+from checker.text.languages.base import NEVER, Language
+
+KOREAN = Language(
+    code="ko",
+    letters="\uac00-\ud7af\u1100-\u11ff\u3130-\u318f",  # syllables and jamo
+    shared_letters="",
+    spaced_word_letters="\uac00-\ud7a3",
+    spaced_stops=".!?",
+    sentence_openers="\uac00-\ud7a3",  # a Korean sentence begins with Hangul as often as a name
+    closed_stops="",
+    # 않다/않는/않습니다, 없다/없습니다, 못 하다, 아니다
+    negation=re.compile(
+        r"않|없(?:다|습니다|는|으며|으면|고|어)|못\s*\S|아니(?:다|며|고|라|ㅂ|어|요|)|아닙|아닌"
+    ),
+    # not only, must, only, regardless, otherwise; "it is fine": 문제없다, 상관없다
+    affirmative_idioms=re.compile(
+        r"뿐(?:만)?\s*아니라|지\s*않(?:으면|고는)\s*안\s*[되됩돼된]"
+        r"|(?:수)?밖에\s*(?:\S+\s*)?(?:없|않)|(?:관계|상관)\s*없이|그렇지\s*않(?:으면|다면)"
+        r"|(?:문제|상관|지장)\s*(?:가|는|도)?\s*없|틀림\s*없|빠짐\s*없|끊임\s*없|어김\s*없"
+    ),
+    without=re.compile(r"없이"),
+    without_reach=None,
+    condition=re.compile(r"않(?:으면|는다면|을\s*(?:경우|때))|없(?:으면|다면|을\s*때)"),
+    adnominal=re.compile(r"(?:않[는은]|없[는은])\s*(?=[\uac00-\ud7a3])"),
+    consequence=re.compile(r"(?:므로|니까|때문에|어서|아서)[\s,]"),
+    verb_final=True,
+    # a connective ending ("공유하고 … 연루되지 않습니다": the negation is the next clause's)
+    clause_bound=re.compile(r"(?:고|며|면서|지만|으나)\s|[,.。]"),
+    relative_pronouns=(),
+    relative_negation=NEVER,
+    function_words=frozenset(),
+    postpositions=True,
+    contrast=re.compile(r"^[A-Za-z0-9_.()`]*\s*(?:와|과)(?:는)?\s*달리"),
+    order_before=re.compile(r"^[^.,]{0,12}?(?:전에|이전에|보다 먼저)"),
+    order_after=re.compile(r"^[^.,]{0,12}?(?:후에|다음에|뒤에|하고 나서|한 뒤)"),
+    number_words={},
+    demonstrative=re.compile(
+        r"(?:이|그|해당)\s*(?:컨텍스트\s*매니저|함수|메서드|메소드|API|클래스|데코레이터|기능)"
+        r"|(?:이|그)\s*안"
+    ),
+    example_marker=re.compile(r"(?:예를\s*들어|예를\s*들면|예컨대|예로)"),
+    # a final predicate: "복사한다"
+    heading_predicate=re.compile(r"(?:다|요|음|함|됨|까)[^\w`]*$"),
+    indirect=re.compile(
+        r"글에서|글은|글의|글이|기사|주장|오해|잘못|틀린|틀렸|만약|인지|라고|다고|"
+        r"도록|경우에만|때만|보장|증명|[?？]|경우가 있|에 따라"
+    ),
+    reach=50,
+    says_deprecated=re.compile(r"권장되지 않|더 이상 (?:사용|권장)|지원 중단|폐기"),
+    yes_marks=frozenset(["o", "예", "네", "있음"]),
+    no_marks=frozenset(["x", "아니오", "아니요", "없음"]),
+    marked_statement="{subject} 는 {predicate} 이다.",
+    marked_denial="{subject} 는 {predicate} 이 아니다.",
+)
