@@ -180,7 +180,8 @@ def test_broken_catalog_is_reported_with_its_path(site: Site) -> None:
     (catalogs / "claims.po").write_bytes(b"\x00\x01binary")
     build = site.build("html", "ja")
     assert build.code != 0
-    assert f"{catalogs / 'index.po'}:2: malformed catalog: missing msgstr" in build.warnings
+    unterminated = "unterminated string (no closing quote on this line)"
+    assert f"{catalogs / 'index.po'}:3: malformed catalog: {unterminated}" in build.warnings
     assert f"{catalogs / 'claims.po'}:1: binary data, not a .po catalog" in build.warnings
 
 

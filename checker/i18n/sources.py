@@ -17,8 +17,8 @@ from pathlib import Path
 
 from checker.claim import Claim
 from checker.doctest.page import markdown
-from checker.i18n.catalog import Entry, read_catalog
 from checker.sites import claim_sites
+from checker.text.po import Entry, read_catalog
 
 #: A catalog entry's key: ``(msgctxt, msgid)``.
 Key = tuple[str | None, str]
