@@ -340,7 +340,7 @@ def test_examples_not_run_on_cuda_are_marked_and_follow_the_record(site: Site) -
     marked as run on the CPU only, the CUDA-only one says where it was checked; a new record
     naming every example removes the mark on the next (incremental) build."""
     from checker.doctest.cuda_record import snippet_digest
-    from checker.doctest.page import parse_page
+    from checker.text.pages import parse_page
 
     site.append("index.md", _EXAMPLES)
     first, second, cuda_only = parse_page(site.page("index.md")).snippets

@@ -40,7 +40,7 @@ from checker.i18n.message import Message
 from checker.sphinx.results import results_for
 from checker.sphinx.text_store import TextStore, code_digest, text_store
 from checker.sphinx.warnings_ import CheckerWarnings, warn
-from checker.text import po, po_entries, po_lexer
+from checker.text import markdown, po, po_entries, po_lexer
 from checker.text.po import MAX_MESSAGE_CHARS, Entry, read_catalog
 
 #: The attribute holding the hosts a translatable node's English links to.
@@ -83,7 +83,8 @@ class RefuseUnsafeTranslations(SphinxTransform):
             return
         path = self._catalog(lang)
         entries = _entries(self.env, path) if path is not None else {}
-        safe = _store(self.env, "safe-messages", security, markup, message, sys.modules[__name__])
+        modules = (security, markup, message, markdown, sys.modules[__name__])
+        safe = _store(self.env, "safe-messages", *modules)
         fuzzy_ok = bool(self.config.gettext_allow_fuzzy_translations)
         docname = self.env.current_document.docname
         for node, msg in extract_messages(self.document):

@@ -7,7 +7,7 @@ message too long to parse). The text is UTF-8 already: a header's charset is not
 
 The language is the header's ``Language``. Messages whose source is the statement of a
 ``{claim}`` directive in the docs (by the ``#:`` occurrence and
-:func:`checker.sites.claim_sites`) are skipped, like claim directives in Markdown: they
+:func:`checker.text.sites.claim_sites`) are skipped, like claim directives in Markdown: they
 translate a statement under test.
 """
 
@@ -18,9 +18,9 @@ from pathlib import Path
 
 from checker.scan.document import Block, Document, ReadError
 from checker.scan.readers.markdown import blocks_of
-from checker.sites import claim_sites
 from checker.text.po import ProblemKind, parse_catalog
 from checker.text.po_lexer import lex
+from checker.text.sites import claim_sites
 
 
 def read(path: Path, text: str) -> Document:
