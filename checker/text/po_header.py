@@ -40,7 +40,8 @@ def header_fields(entry: Entry | None) -> dict[str, tuple[str, int]]:
 
 def mime_fields(entry: Entry) -> dict[str, str]:
     """The header's fields as Babel reads them (MIME headers), lower-case names."""
-    return {name.lower(): value for name, value in email.message_from_string(entry.msgstr).items()}
+    fields = email.message_from_string(entry.msgstr).items()
+    return {str(name).lower(): str(value) for name, value in fields}
 
 
 def header_problems(

@@ -42,10 +42,7 @@ def blocks_of(text: str, offset: int, errors: list[tuple[int, str]]) -> list[Blo
     """Blocks of Markdown ``text`` whose first line is article line ``offset + 1``."""
     reader = _Reader(errors)
     for node in walk(text, offset=offset, into=_read_through):
-        del reader.levels[node.depth + 1 :]  # the body of a directive ended
-        while len(reader.levels) <= node.depth:  # the body of a directive starts afresh
-            reader.levels.append(_Level())
-        reader.read(node, reader.levels[node.depth])
+        reader.read(node)
     return reader.found
 
 
@@ -71,12 +68,16 @@ class _Level:
 
 @dataclass
 class _Reader:
+    """The blocks found so far, and a :class:`_Level` per directive the walk is in."""
+
     errors: list[tuple[int, str]]
     found: list[Block] = field(default_factory=list)
     levels: list[_Level] = field(default_factory=list)
 
-    def read(self, node: PageToken, level: _Level) -> None:
-        token = node.token
+    def read(self, node: PageToken) -> None:
+        del self.levels[node.depth + 1 :]  # the bodies of directives that ended
+        self.levels += [_Level() for _ in range(node.depth + 1 - len(self.levels))]  # afresh
+        level, token = self.levels[node.depth], node.token
         if token.type in ("thead_open", "thead_close"):
             level.in_head = token.type == "thead_open"
         elif token.type == "tr_open" and token.map:
