@@ -27,10 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from checker.i18n import I18nOptions, check  # noqa: E402
-from checker.i18n.catalog import read_catalog  # noqa: E402
 from checker.i18n.markup import inventory  # noqa: E402
 from checker.i18n.sources import build_templates, read_sources, read_templates  # noqa: E402
 from checker.text.languages import TRANSLATED  # noqa: E402
+from checker.text.po import read_catalog  # noqa: E402
 
 
 def median_seconds(work: Callable[[], object], repeat: int) -> float:

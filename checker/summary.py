@@ -12,10 +12,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import polib
-
 from checker.doctest import cuda_record
 from checker.text.languages import TRANSLATED
+from checker.text.po import read_catalog
 from checker.typing import DEVICES
 
 
@@ -37,15 +36,15 @@ class Coverage:
 def coverage(locales: Path, lang: str) -> Coverage:
     translated = total = fuzzy = catalogs = 0
     for path in sorted((locales / lang / "LC_MESSAGES").glob("**/*.po")):
-        try:
-            catalog = polib.pofile(str(path), encoding="utf-8")
-        except (OSError, ValueError):
+        catalog = read_catalog(path)
+        if catalog.fatal:
             continue  # reported by the build and by 'python -m checker i18n'
         catalogs += 1
-        entries = [e for e in catalog if not e.obsolete]
+        entries = catalog.active
         total += len(entries)
         fuzzy += sum(1 for e in entries if e.fuzzy)
-        translated += sum(1 for e in entries if e.translated())
+        # every form written, and not fuzzy (a blank translation counts, as gettext shows it)
+        translated += sum(1 for e in entries if not e.fuzzy and all(e.translations))
     return Coverage(lang, translated, total, fuzzy, catalogs)
 
 

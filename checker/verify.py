@@ -13,7 +13,7 @@ from checker.cache import Cache
 from checker.registry import Registry
 from checker.report import Report
 from checker.runner import Limits, Runner
-from checker.sites import claim_sites
+from checker.text.sites import claim_sites
 from checker.typing import DEVICES, Device
 from checker.verdict import Status, Verdict
 

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from checker.doctest.page import Page, parse_page
+from checker.text.pages import Page, parse_page
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = Path(__file__).resolve().parent / "samples"

@@ -116,15 +116,15 @@ def test_the_pages_are_translated(builds: dict[tuple[str, str], Path]) -> None:
 
 def test_the_japanese_splitter_splits_every_catalog_text_as_sphinx_does() -> None:
     """checker.sphinx.search_ja re-writes TinySegmenter's loop: same words for every text."""
-    import polib
     from sphinx.search.ja import DefaultSplitter
 
     from checker.sphinx.search_ja import CachingSplitter
+    from checker.text.po import read_catalog
 
     texts = [
         entry.msgstr
         for path in sorted((ROOT / "locales" / "ja").rglob("*.po"))
-        for entry in polib.pofile(str(path))
+        for entry in read_catalog(path).entries
         if entry.msgstr
     ]
     assert len(texts) > 1000

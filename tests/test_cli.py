@@ -182,7 +182,7 @@ def test_github_annotation_names_the_page_and_line() -> None:
     from checker import registry
     from checker.report import Report, github
     from checker.runner import Runner
-    from checker.sites import Site
+    from checker.text.sites import Site
 
     reg = registry.load(["tests.fixtures.claims_contradicted"], package=None)
     runner = Runner(reg)

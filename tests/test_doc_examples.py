@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from checker.doctest.page import parse_page
+from checker.text.pages import parse_page
 from tests.helpers import ROOT
 
 DOCS = ROOT / "docs"

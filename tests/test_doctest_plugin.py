@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from checker.doctest.cuda_record import snippet_digest
-from checker.doctest.page import parse_page
+from checker.text.pages import parse_page
 from tests.helpers import sample
 
 pytest_plugins = ["pytester"]

@@ -8,11 +8,11 @@ import pytest
 
 from checker.claim import Claim
 from checker.i18n import Check
-from checker.i18n.catalog import Entry
 from checker.i18n.checks import TRANSLATION_CHECKS
 from checker.i18n.checks.glossary import check as glossary_check
 from checker.i18n.glossary import Glossary, GlossaryError, Term, load_glossary
 from checker.i18n.message import Message
+from checker.text.po import Entry
 from checker.typing import Lang
 from tests.fixtures.claims_i18n import CLAIMS
 

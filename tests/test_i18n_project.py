@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from checker.i18n import Check, I18nOptions, I18nResult, check
-from checker.i18n.markup import MYST_EXTENSIONS
 from checker.i18n.sources import build_templates, read_templates
 from checker.text.languages import TRANSLATED
+from checker.text.markdown import MYST_EXTENSIONS
 from tests.helpers import ROOT
 from tests.i18n_helpers import I18N
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from checker.doctest.page import PageError, parse_page
+from checker.text.pages import PageError, parse_page
 from tests.helpers import parse, sample
 
 

@@ -180,7 +180,8 @@ def test_broken_catalog_is_reported_with_its_path(site: Site) -> None:
     (catalogs / "claims.po").write_bytes(b"\x00\x01binary")
     build = site.build("html", "ja")
     assert build.code != 0
-    assert f"{catalogs / 'index.po'}:2: malformed catalog: missing msgstr" in build.warnings
+    unterminated = "unterminated string (no closing quote on this line)"
+    assert f"{catalogs / 'index.po'}:3: malformed catalog: {unterminated}" in build.warnings
     assert f"{catalogs / 'claims.po'}:1: binary data, not a .po catalog" in build.warnings
 
 
@@ -339,7 +340,7 @@ def test_examples_not_run_on_cuda_are_marked_and_follow_the_record(site: Site) -
     marked as run on the CPU only, the CUDA-only one says where it was checked; a new record
     naming every example removes the mark on the next (incremental) build."""
     from checker.doctest.cuda_record import snippet_digest
-    from checker.doctest.page import parse_page
+    from checker.text.pages import parse_page
 
     site.append("index.md", _EXAMPLES)
     first, second, cuda_only = parse_page(site.page("index.md")).snippets

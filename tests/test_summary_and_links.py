@@ -155,7 +155,7 @@ def test_the_committed_cuda_record_matches_the_pages() -> None:
     exactly those awaiting a GPU run (a page that gained examples needs a new GPU run, or its
     new snippets declared in ``AWAITING_GPU_RUN``)."""
     from checker.doctest import cuda_record
-    from checker.doctest.page import parse_page
+    from checker.text.pages import parse_page
     from tests.test_doc_examples import EXPECTED
 
     docs = Path(__file__).parent.parent / "docs"
@@ -174,7 +174,7 @@ def test_the_committed_cuda_record_matches_the_pages() -> None:
 
 def test_an_edited_snippet_is_no_longer_counted_as_run_on_cuda(tmp_path: Path) -> None:
     from checker.doctest import cuda_record
-    from checker.doctest.page import parse_page
+    from checker.text.pages import parse_page
 
     page = tmp_path / "docs" / "topics" / "p.md"
     page.parent.mkdir(parents=True)

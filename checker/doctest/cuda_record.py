@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from checker.doctest.page import Page, Snippet
+from checker.text.pages import Page, Snippet
 
 #: Hex digits kept of a snippet's SHA-256: enough to tell a page's snippets apart.
 DIGEST_LENGTH = 16

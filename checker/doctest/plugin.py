@@ -29,7 +29,7 @@ import pytest
 
 from checker.doctest.cuda_record import docs_path, snippet_digest
 from checker.doctest.output import OPTIONFLAGS, DeviceOutputChecker
-from checker.doctest.page import Page, PageError, Snippet, parse_page
+from checker.text.pages import Page, PageError, Snippet, parse_page
 from checker.typing import DEVICES
 
 #: ``--doc-device`` values.

@@ -2,11 +2,11 @@
 inject markup.
 
 ``python -m checker i18n`` reads ``locales/<lang>/LC_MESSAGES/*.po`` strictly
-(:mod:`~checker.i18n.catalog`), compares every translated message with its English
+(:mod:`checker.text.po`), compares every translated message with its English
 (:mod:`~checker.i18n.checks`) and reports :class:`~checker.i18n.findings.Finding` objects
 (:mod:`~checker.i18n.report`). The pipeline::
 
-    catalog.py (entries, lines) ─┐
+    text/po.py (entries, lines) ─┐
     sources.py (pages, claims,   ├─▶ run.py ─▶ checks/<family>.py ─▶ Finding ─▶ report.py
       code, .pot templates)      ┘             (per message)
 """
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    # The runner needs babel and polib; importing it lazily keeps `python -m checker verify`
+    # The runner needs babel; importing it lazily keeps `python -m checker verify`
     # usable where only torch is installed (the GPU machines).
     if name in {"I18nOptions", "I18nResult", "check"}:
         from checker.i18n import run

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from checker.claim import Claim
-from checker.i18n.catalog import read_catalog
 from checker.i18n.checks import glossary as glossary_check
 from checker.i18n.checks import security, structure
 from checker.i18n.checks.completeness import PageCoverage
@@ -42,6 +41,7 @@ from checker.i18n.findings import Check, Finding, Severity
 from checker.i18n.glossary import Glossary
 from checker.i18n.message import Message
 from checker.sphinx.messages import DOMAIN, FIELD, template_pattern
+from checker.text.po import merged_messages, read_catalog
 from checker.typing import Lang
 
 #: How the generated catalog is named in findings and coverage.
@@ -295,19 +295,15 @@ def _location(where: str) -> tuple[str, int]:
 def theme_messages() -> tuple[GeneratedMessage, ...]:
     """The labels of the HTML theme (pydata-sphinx-theme's ``sphinx.pot``); none when the
     theme is not installed."""
-    from babel.messages.pofile import read_po
-
     try:
         import pydata_sphinx_theme  # type: ignore[import-untyped]
     except ImportError:
         return ()
     pot = Path(pydata_sphinx_theme.__file__).parent / "locale" / "sphinx.pot"
-    with pot.open("rb") as handle:
-        template = read_po(handle)
     return tuple(
-        GeneratedMessage(m.id, m.context, ("pydata_sphinx_theme/locale/sphinx.pot",), "theme")
-        for m in template
-        if m.id and isinstance(m.id, str)
+        GeneratedMessage(m.msgid, m.msgctxt, ("pydata_sphinx_theme/locale/sphinx.pot",), "theme")
+        for m in merged_messages(read_catalog(pot))
+        if m.msgid and m.msgid_plural is None
     )
 
 
@@ -329,7 +325,8 @@ def check_catalog(
         return findings, PageCoverage(lang, page, len(template), 0, 0, has_catalog=False)
     catalog = read_catalog(path, lang)
     findings += [
-        _finding(shown_path, p.line, lang, p.check, p.message, page=page) for p in catalog.problems
+        _finding(shown_path, p.line, lang, Check(p.kind.value), p.message, page=page)
+        for p in catalog.problems
     ]
     if catalog.fatal:
         return findings, PageCoverage(lang, page, len(template), 0)

@@ -1,9 +1,9 @@
 """What a message holds besides words: its MyST markup, parsed as the build will parse it.
 
 Sphinx re-parses every translated string with the page's parser (MyST here), so a
-translation is compared with its English message by parsing both with the same
-markdown-it configuration that MyST uses (:func:`myst_parser.parsers.mdit.create_md_parser`)
-and comparing their :class:`Inventory`: roles, inline code, links, HTML, directives, blocks.
+translation is compared with its English message by parsing both with the markdown-it
+configuration that MyST uses (:func:`checker.text.markdown.parser`) and comparing their
+:class:`Inventory`: roles, inline code, links, HTML, directives, blocks.
 Parsing, not searching the text, is what catches markup that no longer parses in Japanese or
 Korean (``**「重要」**です`` stays literal asterisks).
 """
@@ -16,11 +16,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-#: The MyST extensions of ``conf.py`` (``myst_enable_extensions``); a test keeps them equal.
-MYST_EXTENSIONS = frozenset({"colon_fence", "deflist"})
+from checker.text.markdown import tokens
 
 #: Block tokens that a translated sentence may hold: one paragraph.
 _PLAIN_BLOCKS = frozenset({"paragraph_open", "paragraph_close", "inline"})
@@ -31,16 +29,6 @@ XREF_ROLES = frozenset({"ref", "doc", "numref", "any", "download", "term", "keyw
 _XREF = re.compile(r"^(?P<title>.*\S)\s*<(?P<target>[^<>]+)>$", re.DOTALL)
 _SUBSTITUTION = re.compile(r"\{\{\s*[^{}]+?\s*\}\}")
 _DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[^}\s]+)\}")
-
-
-@functools.cache
-def parser() -> MarkdownIt:
-    """The markdown-it parser MyST builds for this project's settings."""
-    from markdown_it.renderer import RendererHTML
-    from myst_parser.config.main import MdParserConfig
-    from myst_parser.parsers.mdit import create_md_parser
-
-    return create_md_parser(MdParserConfig(enable_extensions=set(MYST_EXTENSIONS)), RendererHTML)
 
 
 @dataclass(frozen=True)
@@ -90,7 +78,7 @@ def host(target: str) -> str:
 def inventory(text: str) -> Inventory:
     """Parse ``text`` as a MyST paragraph and collect its markup."""
     collector = _Collector()
-    for token in parser().parse(text):
+    for token in tokens(text):
         collector.block(token)
         for child in token.children or ():
             collector.inline(child)

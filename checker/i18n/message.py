@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from checker.claim import Claim
-from checker.i18n.catalog import Entry
 from checker.i18n.findings import Check, Finding, Severity
 from checker.i18n.glossary import Glossary
 from checker.i18n.markup import Inventory, inventory
+from checker.text.po import Entry
 from checker.typing import Lang
 
 

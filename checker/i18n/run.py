@@ -15,7 +15,6 @@ from pathlib import Path
 from checker import registry as registry_mod
 from checker.claim import Claim
 from checker.i18n import generated
-from checker.i18n.catalog import Entry, read_catalog
 from checker.i18n.checks import TRANSLATION_CHECKS, UNUSED_TRANSLATION_CHECKS, consistency
 from checker.i18n.checks.code import check_code_entry
 from checker.i18n.checks.completeness import PageCoverage, missing_catalog, missing_messages
@@ -33,6 +32,7 @@ from checker.i18n.sources import (
 from checker.sphinx.messages import catalog_path
 from checker.sphinx.site_text import THEME_DOMAIN
 from checker.text.languages import TRANSLATED
+from checker.text.po import Entry, read_catalog
 from checker.typing import Lang
 
 
@@ -329,7 +329,9 @@ def _check_page(ctx: _Context, lang: Lang, page: str, path: Path | None) -> None
         ctx.findings.append(where.finding(1, Check.OUT_OF_DATE, message, severity=Severity.WARNING))
         return
     catalog = read_catalog(path, lang)
-    ctx.findings += [where.finding(p.line, p.check, p.message) for p in catalog.problems]
+    ctx.findings += [
+        where.finding(p.line, Check(p.kind.value), p.message) for p in catalog.problems
+    ]
     if catalog.fatal:
         ctx.coverage.append(PageCoverage(lang, page, expected, 0))
         return

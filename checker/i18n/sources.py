@@ -1,7 +1,7 @@
 """The English side of the comparison: pages, claim statements, code, and templates.
 
 Read straight from the Markdown sources: which pages exist, which lines hold the statement of
-a ``claim`` (between the directive's fences, see :mod:`checker.sites`), and which texts are
+a ``claim`` (between the directive's fences, see :mod:`checker.text.sites`), and which texts are
 code blocks (a catalog entry equal to one is code, never translation). The ``.pot`` templates
 come from the gettext builder, as ``nox -s i18n`` makes them (see :func:`load_templates`).
 """
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from checker.claim import Claim
-from checker.doctest.page import markdown
-from checker.i18n.catalog import Entry, read_catalog
-from checker.sites import claim_sites
+from checker.text.markdown import FENCES, is_markdown_directive, walk
+from checker.text.po import Entry, read_catalog
+from checker.text.sites import claim_sites
 
 #: A catalog entry's key: ``(msgctxt, msgid)``.
 Key = tuple[str | None, str]
@@ -102,16 +102,13 @@ def read_sources(docs: Path, claims: dict[str, Claim] | None = None) -> Sources:
 
 
 def _code_blocks(text: str) -> list[str]:
-    found = []
-    for token in markdown().parse(text):
-        if token.type not in ("fence", "colon_fence"):
-            continue
-        info = token.info.strip()
-        if info.startswith("{") and not info.startswith(("{code", "{sourcecode")):
-            found.extend(_code_blocks(token.content))
-        else:
-            found.append(token.content.strip("\n"))
-    return found
+    """The text of every fence that is not a directive with a Markdown body (those are read
+    through)."""
+    return [
+        node.token.content.strip("\n")
+        for node in walk(text)
+        if node.type in FENCES and not is_markdown_directive(node)
+    ]
 
 
 # -- templates ---------------------------------------------------------------------------------

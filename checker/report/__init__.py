@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from checker.evidence import Measurement
-from checker.sites import Site
+from checker.text.sites import Site
 
 if TYPE_CHECKING:
     from checker.versions import Versions

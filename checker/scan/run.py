@@ -23,8 +23,8 @@ from checker.scan.findings import FileError, Finding, ScanResult
 from checker.scan.findings import Verdict as FindingVerdict
 from checker.scan.readers import FORMATS, read
 from checker.scan.sandbox import Limits, Sandbox
-from checker.sites import claim_sites
 from checker.text import languages
+from checker.text.sites import claim_sites
 from checker.typing import DEVICES, Device
 from checker.verdict import Verdict as ClaimVerdict
 

@@ -124,10 +124,10 @@ def scan_article(
 def check_translation(
     job: Job, config: ServiceConfig, progress: Progress, folder: Path
 ) -> dict[str, Any]:
-    from checker.i18n.catalog import parse_catalog
     from checker.i18n.report import render_json
     from checker.i18n.run import I18nOptions, check
     from checker.i18n.sources import page_names, read_templates
+    from checker.text.po import parse_catalog
 
     docs = config.root / "docs"
     pages = page_names(docs)

@@ -13,7 +13,7 @@ from checker import record as record_mod
 from checker import registry as registry_mod
 from checker import versions as versions_mod
 from checker.links import anchor
-from checker.sites import claim_sites
+from checker.text.sites import claim_sites
 
 
 def _status(expect: str, outcome: str | None) -> str:

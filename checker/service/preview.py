@@ -19,10 +19,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import polib
-
-from checker.i18n.catalog import parse_catalog
 from checker.service.config import ServiceConfig
+from checker.text.po import parse_catalog
+from checker.text.po_write import replace_translations
 
 #: Seconds a preview build may take.
 BUILD_TIMEOUT_S = 600
@@ -42,19 +41,14 @@ def preview_file(config: ServiceConfig, job_id: str) -> Path:
 
 
 def merged_catalog(current: Path, submitted: str, lang: str) -> str:
-    """The page's catalog with the submitted translations of its messages (the submission is
-    read by the gate's own parser, never by a reader that would take text for a path)."""
-    catalog = polib.pofile(str(current), encoding="utf-8", wrapwidth=0)
+    """The page's catalog with the submitted translations of its messages, every other line
+    as it is (the submission is read by the one reader, never by one that would take text
+    for a path)."""
+    raw = current.read_bytes()
+    catalog = parse_catalog(raw, current)
     given = parse_catalog(submitted.encode("utf-8"), Path("submitted.po"), lang)
     translations = {(e.msgctxt, e.msgid): e for e in given.entries if e.msgid and not e.obsolete}
-    for entry in catalog:
-        new = translations.get((entry.msgctxt, entry.msgid))
-        if new is not None and not new.msgid_plural:
-            entry.msgstr = new.msgstr
-            entry.flags = [f for f in entry.flags if f != "fuzzy"] + (
-                ["fuzzy"] if "fuzzy" in new.flags else []
-            )
-    return str(catalog)
+    return replace_translations(raw.decode("utf-8"), catalog, translations)
 
 
 def build_preview(

@@ -34,7 +34,7 @@ def scan_lines(content: str, findings: list[dict[str, Any]]) -> list[Line]:
 def translation_entries(content: str, lang: str, findings: list[dict[str, Any]]) -> list[EntryView]:
     """Each entry with the findings whose line falls in it (between its first line and the
     next entry's); findings before the first entry go with the header (line 1)."""
-    from checker.i18n.catalog import parse_catalog
+    from checker.text.po import parse_catalog
 
     catalog = parse_catalog(content.encode("utf-8"), Path("catalog.po"), lang)
     views = [EntryView(1, "", "")]

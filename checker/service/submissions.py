@@ -111,7 +111,7 @@ def translation(raw: bytes, filename: str | None, lang: str, limits: ServiceLimi
     first problem."""
     from pathlib import Path
 
-    from checker.i18n.catalog import parse_catalog
+    from checker.text.po import parse_catalog
 
     if lang not in TRANSLATION_LANGS:
         raise Refused(

@@ -1,7 +1,7 @@
 """The service's pages in en, ja and ko: Jinja2 templates (autoescaped) whose strings are the
 gettext domain ``service``, translated in ``checker/service/locale/<lang>/LC_MESSAGES/
-service.po`` and compiled in memory by Babel, as the Sphinx extension compiles its own
-domain (:mod:`checker.sphinx.messages`); no ``.mo`` file is ever read.
+service.po`` and compiled in memory (:mod:`checker.text.mo`), as the Sphinx extension
+compiles its own domain (:mod:`checker.sphinx.messages`); no ``.mo`` file is ever read.
 
 One Jinja2 environment per language, each with its translations installed, so concurrent
 requests in different languages never share a ``gettext``."""
@@ -9,9 +9,8 @@ requests in different languages never share a ``gettext``."""
 from __future__ import annotations
 
 import functools
-import io
 from collections.abc import Iterator
-from gettext import GNUTranslations, NullTranslations
+from gettext import NullTranslations
 from pathlib import Path
 
 import jinja2
@@ -34,18 +33,11 @@ def translations(lang: str) -> NullTranslations:
     path = catalog_path(lang)
     if lang == "en" or not path.exists():
         return NullTranslations()
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
+    from checker.text import mo
+    from checker.text.po import read_catalog
 
-    try:
-        with path.open("rb") as handle:
-            catalog = read_po(handle)
-        compiled = io.BytesIO()
-        write_mo(compiled, catalog)
-        compiled.seek(0)
-        return GNUTranslations(compiled)
-    except Exception:
-        return NullTranslations()
+    compiled = mo.translations(read_catalog(path))
+    return NullTranslations() if compiled is None else compiled
 
 
 @functools.cache

@@ -18,21 +18,18 @@ is seen whatever the clocks say.
 from __future__ import annotations
 
 import hashlib
-import io
 import sys
 from pathlib import Path
 
 import babel
-import polib
-from babel.messages.pofile import PoFileError, read_po
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.i18n import CatalogInfo
 
-from checker.i18n.catalog import parse_catalog
-from checker.i18n.findings import Check
 from checker.sphinx.text_store import code_digest, text_store
 from checker.sphinx.warnings_ import CheckerWarnings, warn
+from checker.text import po, po_entries, po_header, po_lexer
+from checker.text.po import ProblemKind, parse_catalog
 
 
 def setup_catalogs(app: Sphinx) -> None:
@@ -127,28 +124,33 @@ def check_catalogs(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
 
 def _known_readable(app: Sphinx, path: Path) -> str | None:
     """:func:`catalog_problem`, remembered for a catalog found readable (by its content, in
-    the text store: three parsers read each catalog); a problem is found again every build."""
+    the text store); a problem is found again every build."""
     try:
-        key = (str(path), hashlib.sha256(path.read_bytes()).hexdigest())
+        raw = path.read_bytes()
     except OSError:
         return catalog_problem(path)
-    code = code_digest(sys.modules[__name__], sys.modules[parse_catalog.__module__])
-    version = f"{babel.__version__}:{polib.__version__}:{code}"  # type: ignore[attr-defined]
+    key = (str(path), hashlib.sha256(raw).hexdigest())
+    code = code_digest(sys.modules[__name__], po, po_entries, po_header, po_lexer)
+    version = f"{babel.__version__}:{code}"  # the reader asks Babel for locales' plural forms
     store = text_store(Path(app.confdir), app.config.language, "readable-catalogs", version)
     if store.get(key):
         return None
-    problem = catalog_problem(path)
+    problem = _problem(path, raw)
     if problem is None:
         store.put(key, True)
     return problem
 
 
-def catalog_problem(path: Path) -> str | None:  # noqa: PLR0911  one problem per return
+def catalog_problem(path: Path) -> str | None:
     """A message naming the file and line if ``path`` is not a readable catalog."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         return f"{path}: cannot read catalog: {exc}"
+    return _problem(path, raw)
+
+
+def _problem(path: Path, raw: bytes) -> str | None:
     if b"\0" in raw[:4096]:
         return f"{path}:1: binary data, not a .po catalog"
     try:
@@ -156,19 +158,15 @@ def catalog_problem(path: Path) -> str | None:  # noqa: PLR0911  one problem per
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return f"{path}:{line}: not valid UTF-8 ({exc.reason})"
-    # the strict reader first: it names the line of a header that declares another charset
-    # (Shift_JIS, EUC-KR) over UTF-8 bytes, which Babel fails on with a bare decoding error
-    fatal = [p for p in parse_catalog(raw, path).problems if p.check is Check.ENCODING]
-    if fatal:
-        return f"{path}:{fatal[0].line}: {fatal[0].message}"
-    try:
-        read_po(io.BytesIO(raw), abort_invalid=True)
-    except PoFileError as exc:
-        return f"{path}:{exc.lineno}: malformed catalog: {exc}"
-    except (ValueError, LookupError) as exc:
-        return f"{path}:1: Babel cannot read the catalog: {exc}"
-    try:
-        polib.pofile(raw.decode("utf-8"), encoding="utf-8")
-    except (OSError, ValueError) as exc:
-        return f"{path}: malformed catalog: {exc}"
-    return None
+    # the one reader, as strict as Babel (which Sphinx compiles the catalog with): a header
+    # that declares another charset (Shift_JIS, EUC-KR) over UTF-8 bytes first, on its line
+    fatal = sorted(
+        (p for p in parse_catalog(raw, path).problems if p.fatal),
+        key=lambda p: (p.kind is not ProblemKind.ENCODING, p.line),
+    )
+    if not fatal:
+        return None
+    first = fatal[0]
+    if first.kind is ProblemKind.ENCODING:
+        return f"{path}:{first.line}: {first.message}"
+    return f"{path}:{first.line}: malformed catalog: {first.message}"

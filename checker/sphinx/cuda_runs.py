@@ -24,11 +24,11 @@ from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from checker.doctest import cuda_record
-from checker.doctest.page import Page, PageError, Snippet, parse_page
 from checker.sphinx.config import get_config
 from checker.sphinx.results import results_for
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
+from checker.text.pages import Page, PageError, Snippet, parse_page
 
 #: The record's name in the evidence folder.
 RECORD = "doctest-cuda.json"

@@ -1,9 +1,10 @@
 """The extension's own gettext domain, ``checker``: every word it writes on a page.
 
 The English is the ``msgid``; the translations live in
-``checker/sphinx/locale/<lang>/LC_MESSAGES/checker.po`` and are compiled in memory (by Babel,
-as Sphinx compiles page catalogs) the first time a build needs them, so no stale ``.mo`` file
-is ever read. :mod:`checker.i18n.generated` extracts the messages and checks the catalogs:
+``checker/sphinx/locale/<lang>/LC_MESSAGES/checker.po`` and are compiled in memory
+(:mod:`checker.text.mo`, as Sphinx compiles page catalogs) the first time a build needs them,
+so no stale ``.mo`` file is ever read. :mod:`checker.i18n.generated` extracts the messages and
+checks the catalogs:
 
 - labels (badges, headings, units), with their key in :mod:`checker.sphinx.ui_text` as
   ``msgctxt``;
@@ -18,11 +19,13 @@ reports it, the build never breaks on it.
 from __future__ import annotations
 
 import functools
-import io
 import re
 from dataclasses import dataclass
 from gettext import GNUTranslations
 from pathlib import Path
+
+from checker.text import mo
+from checker.text.po import read_catalog
 
 #: The gettext domain of the extension.
 DOMAIN = "checker"
@@ -122,25 +125,15 @@ def _domain(lang: str) -> _Domain:
 @functools.lru_cache(maxsize=8)
 def _load(path: Path, stamp: int) -> _Domain:
     """Compile the catalog (``stamp`` keys the cache to the file's version)."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
-    try:
-        with path.open("rb") as handle:
-            catalog = read_po(handle)
-        compiled = io.BytesIO()
-        write_mo(compiled, catalog)  # fuzzy and untranslated messages are left out
-        compiled.seek(0)
-        translations = GNUTranslations(compiled)
-    except Exception:  # a broken catalog is the gate's finding; the page keeps its English
+    catalog = read_catalog(path)  # a broken catalog is the gate's finding; what it trusts shows
+    translations = mo.translations(catalog)  # fuzzy and untranslated messages are left out
+    if translations is None:
         return _Domain(None)
     templates = []
-    for message in catalog:
-        if not message.id or not message.string or message.fuzzy or message.context:
+    for message in mo.gettext_messages(catalog):
+        if not message.msgid or message.msgctxt or message.msgid_plural is not None:
             continue
-        if not isinstance(message.id, str) or not isinstance(message.string, str):
-            continue
-        found = template_pattern(message.id)
+        found = template_pattern(message.msgid)
         if found is not None:
-            templates.append(_Template(found[0], found[1], message.string))
+            templates.append(_Template(found[0], found[1], message.msgstr))
     return _Domain(translations, tuple(templates))

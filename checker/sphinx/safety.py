@@ -33,15 +33,15 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 
-from checker.i18n import catalog as catalog_module
 from checker.i18n import markup, message
-from checker.i18n.catalog import MAX_MESSAGE_CHARS, Entry, read_catalog
 from checker.i18n.checks import security
 from checker.i18n.markup import host
 from checker.i18n.message import Message
 from checker.sphinx.results import results_for
 from checker.sphinx.text_store import TextStore, code_digest, text_store
 from checker.sphinx.warnings_ import CheckerWarnings, warn
+from checker.text import markdown, po, po_entries, po_lexer
+from checker.text.po import MAX_MESSAGE_CHARS, Entry, read_catalog
 
 #: The attribute holding the hosts a translatable node's English links to.
 _HOSTS = "checker_english_hosts"
@@ -61,7 +61,7 @@ def _entries(env: BuildEnvironment, path: Path) -> dict[str, Entry]:
     """The entries of a catalog by msgid, read once per content of the file."""
     raw = path.read_bytes()
     key = (str(path), hashlib.sha256(raw).hexdigest())
-    store = _store(env, "catalog-entries", catalog_module)
+    store = _store(env, "catalog-entries", po, po_entries, po_lexer)
     entries = store.get(key)
     if entries is None:
         catalog = read_catalog(path)
@@ -83,7 +83,8 @@ class RefuseUnsafeTranslations(SphinxTransform):
             return
         path = self._catalog(lang)
         entries = _entries(self.env, path) if path is not None else {}
-        safe = _store(self.env, "safe-messages", security, markup, message, sys.modules[__name__])
+        modules = (security, markup, message, markdown, sys.modules[__name__])
+        safe = _store(self.env, "safe-messages", *modules)
         fuzzy_ok = bool(self.config.gettext_allow_fuzzy_translations)
         docname = self.env.current_document.docname
         for node, msg in extract_messages(self.document):

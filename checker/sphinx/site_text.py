@@ -66,11 +66,9 @@ def register_theme_catalog(app: Sphinx) -> None:
 
 def compile_catalog(source: Path, target: Path) -> None:
     """``source`` (.po) into ``target`` (.mo), as Sphinx compiles the pages' catalogs."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
+    from checker.text.mo import compile_mo
+    from checker.text.po import read_catalog
 
-    with source.open("rb") as handle:
-        catalog = read_po(handle)
+    compiled = compile_mo(read_catalog(source))
     target.parent.mkdir(parents=True, exist_ok=True)
-    with target.open("wb") as handle:
-        write_mo(handle, catalog)
+    target.write_bytes(compiled)

@@ -1,2 +1,2 @@
-"""The text layer: reading .po catalogs, MyST/Markdown pages and articles, and the languages;
-it imports only the core."""
+"""The text layer: reading .po catalogs, MyST/Markdown pages and articles, the languages, and
+where the pages show claims; it imports only the core."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from checker.i18n.catalog import Catalog, Entry
 from checker.i18n.findings import Check, Finding, Severity
 from checker.i18n.sources import Key
+from checker.text.po import Catalog, Entry
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from checker.i18n.catalog import Entry
 from checker.i18n.findings import Check, Finding
+from checker.text.po import Entry
 
 
 @dataclass(frozen=True)

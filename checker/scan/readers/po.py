@@ -1,54 +1,60 @@
-"""Gettext catalogs, read with polib: each translated message is a piece of Markdown.
+"""Gettext catalogs, read with the one reader (:mod:`checker.text.po`): each translated message
+is a piece of Markdown.
 
-The project's strict lexer (:mod:`checker.i18n.lexer`) checks the syntax first: polib accepts
-some broken lines without a word, and a broken catalog is reported with its first bad line.
+A broken catalog is reported with its first bad line: a line that breaks the grammar first
+(with how many more there are), else an entry that does (or a header Babel cannot read, or a
+message too long to parse). The text is UTF-8 already: a header's charset is not read.
 
 The language is the header's ``Language``. Messages whose source is the statement of a
-``{claim}`` directive in the docs (by the ``#:`` occurrence and :func:`checker.sites.claim_sites`)
-are skipped, like claim directives in Markdown: they translate a statement under test.
+``{claim}`` directive in the docs (by the ``#:`` occurrence and
+:func:`checker.text.sites.claim_sites`) are skipped, like claim directives in Markdown: they
+translate a statement under test.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from pathlib import Path
 
-import polib
-
-from checker.i18n.lexer import lex
 from checker.scan.document import Block, Document, ReadError
 from checker.scan.readers.markdown import blocks_of
-from checker.sites import claim_sites
-
-_LINE = re.compile(r"\(line (\d+)\)")
+from checker.text.po import ProblemKind, parse_catalog
+from checker.text.po_lexer import lex
+from checker.text.sites import claim_sites
 
 
 def read(path: Path, text: str) -> Document:
-    _, problems = lex(text)  # polib reads some broken lines silently (a string never closed)
+    _, problems = lex(text)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise ReadError(path, problems[0].line, f"broken catalog: {problems[0].message}{more}")
-    try:
-        catalog = polib.pofile(text, wrapwidth=0)
-    except (OSError, ValueError) as exc:
-        match = _LINE.search(str(exc))
-        raise ReadError(path, int(match[1]) if match else 1, f"broken catalog: {exc}") from exc
+    catalog = parse_catalog(text.encode("utf-8"), path)
+    broken = [p for p in catalog.problems if p.kind is ProblemKind.SYNTAX]
+    if broken:
+        more = f" (and {len(broken) - 1} more)" if len(broken) > 1 else ""
+        raise ReadError(path, broken[0].line, f"broken catalog: {broken[0].message}{more}")
     statements = _claim_statement_lines(path)
     sources = _source_lines(path)
     blocks: list[Block] = []
     errors: list[tuple[int, str]] = []
-    for entry in catalog:
-        if entry.obsolete or not entry.msgstr or "fuzzy" in entry.flags:
+    for entry in catalog.entries:
+        if entry.obsolete or entry.fuzzy or entry.msgid_plural is not None or not entry.msgstr:
+            continue  # a plural message is left out, as before
+        occurrences = [_occurrence(reference) for reference in entry.references]
+        if any(_in_claim(occurrence, statements) for occurrence in occurrences):
             continue
-        if any(_in_claim(occurrence, statements) for occurrence in entry.occurrences):
-            continue
-        context = " ".join(_line_text(sources, occurrence) for occurrence in entry.occurrences)
+        context = " ".join(_line_text(sources, occurrence) for occurrence in occurrences)
         blocks.extend(
             dataclasses.replace(b, context=context, source=entry.msgid)
-            for b in blocks_of(entry.msgstr, (entry.linenum or 1) - 1, errors)
+            for b in blocks_of(entry.msgstr, entry.line - 1, errors)
         )
-    return Document(path, f"po:{catalog.metadata.get('Language', '')}", tuple(blocks), ())
+    return Document(path, f"po:{catalog.header.get('language', '')}", tuple(blocks), ())
+
+
+def _occurrence(reference: str) -> tuple[str, str]:
+    """``(path, line)`` of a ``#:`` reference; the line is empty where it has none."""
+    source, colon, line = reference.rpartition(":")
+    return (source, line) if colon and line.isdigit() else (reference, "")
 
 
 def _claim_statement_lines(path: Path) -> dict[str, list[tuple[int, int]]]:

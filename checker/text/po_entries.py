@@ -1,4 +1,4 @@
-"""The entries of a catalog, assembled from the lexer's tokens in the order the grammar imposes.
+"""The entries of a catalog, assembled from the lexer's lines in the order the grammar imposes.
 
 :class:`EntryBuilder` never raises: an entry that breaks the grammar (``msgstr`` without
 ``msgid``, ``msgstr[0]`` without ``msgid_plural``, a comment inside an entry) becomes a
@@ -7,13 +7,26 @@
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 
-from checker.i18n.findings import Check
-from checker.i18n.lexer import Kind, Token
+from checker.text.po_lexer import LineKind, PoLine
 
-_OCCURRENCE = re.compile(r"(\S+?):(\d+)(?=\s|$)")
+_OCCURRENCE = re.compile(r"(\S+):(\d+)")
+
+
+class ProblemKind(enum.Enum):
+    """What is wrong with a catalog file; the values are the translation gate's names."""
+
+    #: The file breaks the PO grammar; its entries are not to be trusted.
+    SYNTAX = "syntax"
+    #: The file is not UTF-8 text, or declares another charset.
+    ENCODING = "encoding"
+    #: The header entry is missing, or says the wrong language or plural forms.
+    HEADER = "header"
+    #: A message appears twice.
+    DUPLICATE = "duplicate"
 
 
 @dataclass(frozen=True)
@@ -21,8 +34,13 @@ class Problem:
     """Something wrong with the catalog file itself."""
 
     line: int
-    check: Check
+    kind: ProblemKind
     message: str
+
+    @property
+    def fatal(self) -> bool:
+        """The file is unreadable or ungrammatical: its entries are not to be trusted."""
+        return self.kind in (ProblemKind.SYNTAX, ProblemKind.ENCODING)
 
 
 @dataclass(frozen=True)
@@ -37,8 +55,8 @@ class Entry:
     #: Every ``msgstr[N]`` of a plural entry, in order.
     msgstr_plural: tuple[str, ...] = ()
     flags: frozenset[str] = frozenset()
-    #: ``(path, line)`` of each ``#:`` reference: where the English says it.
-    occurrences: tuple[tuple[str, int], ...] = ()
+    #: Each word of the ``#:`` comments, as written (``../../docs/a.md:3``).
+    references: tuple[str, ...] = ()
     obsolete: bool = False
     #: First line of the entry, comments included.
     line: int = 0
@@ -48,6 +66,11 @@ class Entry:
     flags_line: int = 0
     #: ``(line, text)`` of each string of the ``msgstr``, for header fields.
     msgstr_lines: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def occurrences(self) -> tuple[tuple[str, int], ...]:
+        """``(path, line)`` of each ``#:`` reference with a line: where the English says it."""
+        return tuple((m[1], int(m[2])) for r in self.references if (m := _OCCURRENCE.fullmatch(r)))
 
     @property
     def translations(self) -> tuple[str, ...]:
@@ -68,7 +91,7 @@ class Entry:
 
 
 class EntryBuilder:
-    """Assembles tokens into entries; :meth:`feed` each token, then :meth:`finish`."""
+    """Assembles lines into entries; :meth:`feed` each line, then :meth:`finish`."""
 
     def __init__(self) -> None:
         self.entries: list[Entry] = []
@@ -83,31 +106,35 @@ class EntryBuilder:
         self.msgstr_lines: list[tuple[int, str]] = []
         self.flags: set[str] = set()
         self.flags_line = 0
-        self.occurrences: list[tuple[str, int]] = []
+        self.references: list[str] = []
         self.obsolete = False
         #: The keyword whose string continuation lines extend.
         self.current: str | None = None
         self.start = 0
         self.broken = False
 
-    def feed(self, token: Token) -> None:
-        if token.kind is Kind.BLANK:
+    def feed(self, token: PoLine) -> None:
+        if token.kind is LineKind.BLANK:
             self.finish()
-        elif token.kind is Kind.COMMENT:
+        elif token.kind is LineKind.COMMENT:
             self._comment(token)
-        elif token.kind is Kind.KEYWORD:
+        elif token.kind is LineKind.KEYWORD:
             self._keyword(token)
-        elif token.kind is Kind.ERROR:
+        elif token.kind is LineKind.ERROR:
             self.broken = True  # reported by the lexer; the entry is not to be trusted
             self.start = self.start or token.line
         else:
             self._continuation(token)
 
-    def _comment(self, token: Token) -> None:
+    def _comment(self, token: PoLine) -> None:
         if "msgstr" in self.strings:
             self.finish()
         elif self.strings:
-            if token.name != "#|":
+            if token.name == "#~":  # a bare "#~" line: nothing
+                return
+            # only the previous text of an entry (#|) may follow its msgctxt; Babel ends an
+            # entry at any comment, and one without its msgstr is refused
+            if "msgid" in self.strings or token.name != "#|":
                 self._error(token.line, "a comment inside an entry (before its msgstr)")
             return
         self.start = self.start or token.line
@@ -115,9 +142,15 @@ class EntryBuilder:
             self.flags.update(f.strip() for f in token.value.split(",") if f.strip())
             self.flags_line = token.line
         elif token.name == "#:":
-            self.occurrences += [(m[1], int(m[2])) for m in _OCCURRENCE.finditer(token.value)]
+            if not _isolates_balanced(token.value):
+                self._error(
+                    token.line,
+                    "a reference opens a file name with U+2068 and does not close it with "
+                    "U+2069, or closes one it did not open",
+                )
+            self.references += token.value.split()
 
-    def _keyword(self, token: Token) -> None:
+    def _keyword(self, token: PoLine) -> None:
         name = token.name
         if name in ("msgctxt", "msgid") and "msgstr" in self.strings:
             self.finish()
@@ -139,7 +172,7 @@ class EntryBuilder:
         self.start = self.start or token.line
         self.current = name
 
-    def _msgstr(self, token: Token) -> None:
+    def _msgstr(self, token: PoLine) -> None:
         plural = "msgid_plural" in self.strings
         if plural and token.index < 0:
             self._error(token.line, "a plural entry needs msgstr[0], msgstr[1]... not msgstr")
@@ -156,7 +189,7 @@ class EntryBuilder:
             self.lines.setdefault("msgstr", token.line)
             self.msgstr_lines = [(token.line, token.value)]
 
-    def _continuation(self, token: Token) -> None:
+    def _continuation(self, token: PoLine) -> None:
         if self.current is None:
             self._error(token.line, "a string without a keyword before it")
         elif self.current != "msgstr":
@@ -169,7 +202,7 @@ class EntryBuilder:
             self.msgstr_lines.append((token.line, token.value))
 
     def _error(self, line: int, message: str) -> None:
-        self.problems.append(Problem(line, Check.SYNTAX, message))
+        self.problems.append(Problem(line, ProblemKind.SYNTAX, message))
         self.broken = True
 
     def finish(self) -> None:
@@ -191,7 +224,7 @@ class EntryBuilder:
             msgid_plural=self.strings.get("msgid_plural"),
             msgstr_plural=tuple(self.forms),
             flags=frozenset(self.flags),
-            occurrences=tuple(self.occurrences),
+            references=tuple(self.references),
             obsolete=self.obsolete,
             line=self.start,
             msgid_line=self.lines["msgid"],
@@ -199,3 +232,16 @@ class EntryBuilder:
             flags_line=self.flags_line,
             msgstr_lines=tuple(self.msgstr_lines),
         )
+
+
+def _isolates_balanced(references: str) -> bool:
+    """Whether every file name opened with FIRST STRONG ISOLATE (U+2068), as gettext encloses
+    names with spaces, is closed with POP DIRECTIONAL ISOLATE (U+2069), and no other; Babel
+    refuses the catalog otherwise."""
+    inside = False
+    for char in references:
+        if char in "\u2068\u2069":
+            if inside == (char == "\u2068"):
+                return False
+            inside = not inside
+    return not inside

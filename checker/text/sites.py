@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from checker.doctest.page import markdown
+from checker.text.markdown import PageToken, is_markdown_directive, walk
 
 _ID_OPTION = re.compile(r"^:id:\s*(\S+)\s*$")
 
@@ -41,23 +41,22 @@ def claim_sites(docs_dir: Path) -> dict[str, list[Site]]:
     for path in sorted(docs_dir.rglob("*.md")):
         if any(part.startswith(("_", ".")) for part in path.relative_to(docs_dir).parts):
             continue
-        for site in _sites_in(path, path.read_text(encoding="utf-8"), 0):
+        for site in _sites_in(path, path.read_text(encoding="utf-8")):
             found.setdefault(site.claim_id, []).append(site)
     return found
 
 
-def _sites_in(path: Path, text: str, offset: int) -> list[Site]:
+def _sites_in(path: Path, text: str) -> list[Site]:
     sites = []
-    for token in markdown().parse(text):
-        if token.type not in ("fence", "colon_fence") or not token.map:
-            continue
-        line = offset + token.map[0] + 1
-        info = token.info.strip()
-        if info.startswith("{claim}"):
-            for option in token.content.splitlines():
+    for node in walk(text, into=_holds_claims):
+        if node.directive == "claim":
+            for option in node.token.content.splitlines():
                 match = _ID_OPTION.match(option)
                 if match:
-                    sites.append(Site(match[1], path, line, offset + token.map[1] + 1))
-        elif info.startswith("{"):
-            sites.extend(_sites_in(path, token.content, line))
+                    sites.append(Site(match[1], path, node.line, node.end))
     return sites
+
+
+def _holds_claims(node: PageToken) -> bool:
+    """A directive whose body may hold claims: Markdown, not a claim's own statement."""
+    return is_markdown_directive(node) and node.directive != "claim"

@@ -1,4 +1,5 @@
-"""Pages and their snippets: the lexing half of the doctest pipeline.
+"""Pages and their snippets: the lexing half of the doctest pipeline (and of the pages'
+"run on the CPU only" notes, :mod:`checker.sphinx.cuda_runs`).
 
 A *snippet* is a fenced code block whose language is ``pycon`` (a Python console session,
 ``>>>`` prompts and expected output). Fences inside directives (admonitions, tabs) count too.
@@ -13,27 +14,19 @@ so it is refused: every code snippet in the docs is a test.
 from __future__ import annotations
 
 import doctest
-import functools
 import io
 import re
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from mdit_py_plugins.colon_fence import colon_fence_plugin
-from mdit_py_plugins.front_matter import front_matter_plugin
-from mdit_py_plugins.myst_blocks import myst_block_plugin
+from checker.text.markdown import FENCES, PageToken, is_markdown_directive, walk
 
 #: Fence languages that are executed.
 SNIPPET_LANGS = frozenset({"pycon"})
 #: Fence languages that hold Python but are refused, since they cannot be checked.
 UNCHECKED_PYTHON = frozenset({"python", "py", "python3", "ipython", "ipython3"})
-#: Directives whose body is code, not Markdown: their fences are not looked into.
-_CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "code-cell", "literalinclude"})
 _MARKER = re.compile(r"^\s*snippet:\s*(?P<kind>[a-z-]+)\s*(?::\s*(?P<reason>.*\S))?\s*$")
-_DIRECTIVE = re.compile(r"^\{(?P<name>[\w:-]+)\}")
 
 _PARSER = doctest.DocTestParser()
 
@@ -77,16 +70,6 @@ class Page:
         return sum(len(s.examples) for s in self.snippets)
 
 
-@functools.cache
-def markdown() -> MarkdownIt:
-    return (
-        MarkdownIt("commonmark")
-        .use(front_matter_plugin)
-        .use(myst_block_plugin)
-        .use(colon_fence_plugin)
-    )
-
-
 def parse_page(path: Path, text: str | None = None) -> Page:
     """Find the snippets of a MyST page. Raises :class:`PageError` on broken conventions."""
     if text is None:
@@ -94,22 +77,24 @@ def parse_page(path: Path, text: str | None = None) -> Page:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise PageError(f"{path}:1: not UTF-8 ({exc.reason})") from exc
-    return Page(path, tuple(_snippets(path, text, 0)))
+    return Page(path, tuple(_snippets(path, text)))
 
 
-def _snippets(path: Path, text: str, offset: int) -> list[Snippet]:
+def _snippets(path: Path, text: str) -> list[Snippet]:
     found: list[Snippet] = []
     marker: tuple[str, str | None, int] | None = None
-    for token in markdown().parse(text):
-        if not token.block or token.nesting == -1:
+    marker_depth = 0
+    for node in walk(text):
+        if not node.token.block or node.token.nesting == -1:
             continue
-        line = offset + (token.map[0] if token.map else 0) + 1
-        if token.type == "myst_line_comment":
-            match = _MARKER.match(token.content)
+        if node.depth < marker_depth:
+            marker = None  # a marker that ends a directive's body configures nothing
+        if node.type == "myst_line_comment":
+            match = _MARKER.match(node.token.content)
             if match:
-                marker = (match["kind"], match["reason"], line)
-        elif token.type in ("fence", "colon_fence"):
-            found.extend(_from_fence(path, token, line, marker))
+                marker, marker_depth = (match["kind"], match["reason"], node.line), node.depth
+        elif node.type in FENCES:
+            found.extend(_from_fence(path, node, marker))
             marker = None
         elif marker is not None:
             raise PageError(
@@ -120,18 +105,17 @@ def _snippets(path: Path, text: str, offset: int) -> list[Snippet]:
 
 
 def _from_fence(
-    path: Path, token: Token, line: int, marker: tuple[str, str | None, int] | None
+    path: Path, node: PageToken, marker: tuple[str, str | None, int] | None
 ) -> list[Snippet]:
-    info = token.info.strip()
+    info, line = node.info, node.line
     lang = info.split()[0] if info else ""
-    directive = _DIRECTIVE.match(info)
-    if directive and directive["name"] not in _CODE_DIRECTIVES:
+    if is_markdown_directive(node):  # its body comes next in the walk
         if marker is not None:
             raise PageError(f"{path}:{marker[2]}: snippet marker must precede a pycon fence")
-        body_offset = line + _option_lines(token.content)
-        return _snippets(path, _strip_options(token.content), body_offset)
-    if directive:
-        lang = info[directive.end() :].strip().split()[0] if info[directive.end() :].strip() else ""
+        return []
+    if node.directive is not None:
+        argument = info[len(node.directive) + 2 :].strip()
+        lang = argument.split()[0] if argument else ""
     if lang in UNCHECKED_PYTHON:
         raise PageError(
             f"{path}:{line}: Python code in a '{lang}' fence is never executed; write it as a "
@@ -152,8 +136,9 @@ def _from_fence(
         if not reason:
             raise PageError(f"{path}:{marker_line}: 'cuda-only' needs a reason after a colon")
         cuda_only = reason
+    content = node.token.content
     try:
-        examples = _PARSER.get_examples(token.content, name=str(path))
+        examples = _PARSER.get_examples(content, name=str(path))
     except ValueError as exc:
         raise PageError(f"{path}:{line}: {exc}") from exc
     if not examples:
@@ -161,22 +146,7 @@ def _from_fence(
     # doctest counts lines from the start of the fence body; make them page lines.
     for example in examples:
         example.lineno += line
-    return [Snippet(path, line, token.content, tuple(examples), cuda_only)]
-
-
-def _option_lines(body: str) -> int:
-    """Lines of ``:option: value`` (and a following blank line) at the start of a directive."""
-    lines = body.splitlines()
-    count = 0
-    while count < len(lines) and lines[count].startswith(":"):
-        count += 1
-    if count and count < len(lines) and not lines[count].strip():
-        count += 1
-    return count
-
-
-def _strip_options(body: str) -> str:
-    return "\n".join(body.splitlines()[_option_lines(body) :]) + "\n"
+    return [Snippet(path, line, content, tuple(examples), cuda_only)]
 
 
 def _reads_device(source: str) -> bool:

@@ -1,8 +1,8 @@
-"""A strict lexer for the gettext PO grammar: every token and every error has its line.
+"""A strict lexer for the gettext PO grammar: every line and every error has its line number.
 
 gettext's own tools, polib and Babel either stop at the first problem or skip it silently;
 translators need every problem, with a line to open. :func:`lex` never raises: it returns
-:class:`Token` objects and :class:`LexError` objects, and resynchronises at the next line.
+:class:`PoLine` objects and :class:`LexError` objects, and resynchronises at the next line.
 
 The grammar (GNU gettext manual, "The Format of PO Files")::
 
@@ -14,6 +14,10 @@ The grammar (GNU gettext manual, "The Format of PO Files")::
 
 Strings are C strings: ``\\n \\t \\r \\" \\\\ \\a \\b \\f \\v \\? \\'``, octal ``\\ooo`` and
 hexadecimal ``\\xhh`` escapes; anything else after a backslash is an error.
+
+Two lines the grammar allows are refused, since Babel (which Sphinx reads catalogs with)
+refuses them: a keyword followed by anything but a space (``msgid\\t"a"``), and the previous
+text of an obsolete entry (``#~| msgid "..."``).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ _OCTAL = re.compile(r"[0-7]{1,3}")
 _HEX = re.compile(r"[0-9a-fA-F]{1,2}")
 
 
-class Kind(enum.Enum):
+class LineKind(enum.Enum):
     """What a line of a PO file is."""
 
     BLANK = "blank"
@@ -54,14 +58,14 @@ class Kind(enum.Enum):
 
 
 @dataclass(frozen=True)
-class Token:
-    """One meaningful line."""
+class PoLine:
+    """One line of a catalog, as the grammar reads it."""
 
-    kind: Kind
+    kind: LineKind
     #: 1-based line number.
     line: int
-    #: For comments, the marker (``"#"``, ``"#."``, ``"#:"``, ``"#,"``, ``"#|"``) ; for
-    #: keywords, the keyword without its index (``msgstr``).
+    #: For comments, the marker (``"#"``, ``"#."``, ``"#:"``, ``"#,"``, ``"#|"``, or ``"#~"``
+    #: for a bare ``#~``); for keywords, the keyword without its index (``msgstr``).
     name: str = ""
     #: Comment text, or the unescaped string.
     value: str = ""
@@ -79,50 +83,63 @@ class LexError:
     message: str
 
 
-def lex(text: str) -> tuple[list[Token], list[LexError]]:
-    """The tokens of a PO file's text, and the errors found, in line order.
+def lex(text: str) -> tuple[list[PoLine], list[LexError]]:
+    """The lines of a PO file's text, and the errors found, in line order.
 
-    Each error also stands in the tokens as a :attr:`Kind.ERROR` token, so that the entry it
+    Each error also stands in the lines as a :attr:`LineKind.ERROR` line, so that the entry it
     breaks is known to be broken.
     """
-    tokens: list[Token] = []
+    tokens: list[PoLine] = []
     errors: list[LexError] = []
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         result = _lex_line(line, number)
         if isinstance(result, LexError):
             errors.append(result)
-            tokens.append(Token(Kind.ERROR, number, value=result.message))
+            tokens.append(PoLine(LineKind.ERROR, number, value=result.message))
         else:
             tokens.append(result)
     return tokens, errors
 
 
-def _lex_line(line: str, number: int) -> Token | LexError:
+def _lex_line(line: str, number: int) -> PoLine | LexError:
     stripped = line.strip()
     obsolete = stripped.startswith("#~")
     if obsolete:
         stripped = stripped[2:].strip()
-        if stripped.startswith("|") or not stripped:  # "#~|": an obsolete previous msgid
-            return Token(Kind.COMMENT, number, "#|", stripped[1:].strip(), obsolete=True)
+        if stripped.startswith("|") or not stripped:
+            return _obsolete_comment(stripped, number)
     if not stripped:
-        return Token(Kind.BLANK, number)
+        return PoLine(LineKind.BLANK, number)
     if stripped.startswith("#") and not obsolete:
         marker = stripped[:2] if stripped[1:2] in (".", ":", ",", "|") else "#"
-        return Token(Kind.COMMENT, number, marker, stripped[len(marker) :].strip())
+        return PoLine(LineKind.COMMENT, number, marker, stripped[len(marker) :].strip())
     if stripped.startswith('"'):
         value = _string(stripped, number)
         if isinstance(value, LexError):
             return value
-        return Token(Kind.STRING, number, value=value, obsolete=obsolete)
+        return PoLine(LineKind.STRING, number, value=value, obsolete=obsolete)
     return _keyword_line(stripped, number, obsolete)
 
 
-def _keyword_line(text: str, number: int, obsolete: bool) -> Token | LexError:
+def _obsolete_comment(text: str, number: int) -> PoLine | LexError:
+    if text:  # "#~|": Babel stops at it
+        return LexError(
+            number,
+            "'#~|' (the previous text of an obsolete entry) is refused by Babel, which "
+            "Sphinx reads catalogs with: delete the line",
+        )
+    return PoLine(LineKind.COMMENT, number, "#~", obsolete=True)  # a bare "#~": nothing
+
+
+def _keyword_line(text: str, number: int, obsolete: bool) -> PoLine | LexError:
     match = _KEYWORD.match(text)
     if match is None:
         word = text.split(maxsplit=1)[0]
         return LexError(number, f"unknown keyword {word[:40]!r}")
+    if text[match.end() : match.end() + 1] not in ("", " "):  # Babel splits at the first space
+        keyword = match["keyword"]
+        return LexError(number, f"{keyword} must be followed by a space, then a quoted string")
     rest = text[match.end() :].strip()
     if not rest.startswith('"'):
         return LexError(number, f"{match['keyword']} must be followed by a quoted string")
@@ -131,7 +148,7 @@ def _keyword_line(text: str, number: int, obsolete: bool) -> Token | LexError:
         return value
     index = int(match["index"]) if match["index"] is not None else -1
     name = "msgstr" if index >= 0 else match["keyword"]
-    return Token(Kind.KEYWORD, number, name, value, index, obsolete)
+    return PoLine(LineKind.KEYWORD, number, name, value, index, obsolete)
 
 
 def _string(text: str, number: int) -> str | LexError:
