@@ -27,6 +27,7 @@ from checker.doctest import cuda_record
 from checker.doctest.page import Page, PageError, Snippet, parse_page
 from checker.sphinx.config import get_config
 from checker.sphinx.results import results_for
+from checker.sphinx.state import build_state
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 
@@ -58,8 +59,8 @@ def outdate_pages_when_the_record_changes(
 ) -> list[str]:
     path = record_path(Path(app.confdir), get_config(app).evidence_dir)
     fingerprint = hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else ""
-    previous = getattr(env, "checker_cuda_record_fingerprint", None)
-    env.checker_cuda_record_fingerprint = fingerprint  # type: ignore[attr-defined]
+    state = build_state(env)
+    previous, state.cuda_record_fingerprint = state.cuda_record_fingerprint, fingerprint
     if previous == fingerprint:
         return []
     aware = []
