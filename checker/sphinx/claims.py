@@ -16,15 +16,15 @@ Markup::
 The directive emits a neutral :class:`claim_node` holding the statement, so the gettext
 builder extracts only the statement for translation; the role emits a :class:`verdict_node`
 holding the id. The HTML post-transform :class:`ClaimHtmlTransform` adds a label, a verdict
-badge per device and a collapsible evidence block to each claim, and the badges to each
-reference::
+badge per device and a folded evidence panel (:mod:`checker.sphinx.evidence_panel`) to each
+claim, and the badges to each reference::
 
     claim_node (container, ids=[claim-<id>], classes=[checker-claim, checker-expect-<e>])
         inline (checker-claim-label)          <- added for HTML
         paragraph ...                         <- the statement, translated
         container (checker-badges)            <- added for HTML
             inline (checker-badge ...) per device, then changes across releases
-        raw <details> container (checker-evidence) raw </details>
+        evidence_panel (checker-evidence)     <- added for HTML
 
 Where claims are shown, and the checks of the whole build over them (duplicates, unshown
 claims, contradictions, probe errors), are :mod:`checker.sphinx.claim_checks`.
@@ -43,12 +43,10 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from checker.claim import Expect
 from checker.links import anchor
 from checker.sphinx import formatting
-from checker.sphinx.messages import translate_text
+from checker.sphinx.evidence_panel import evidence_panel_for
 from checker.sphinx.results import results_for
-from checker.sphinx.tables import table
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
-from checker.verdict import Verdict
 from checker.versions import Versions, short
 
 #: The key, in the data Sphinx keeps while it reads one page, of the claims whose verdict
@@ -160,18 +158,9 @@ class ClaimHtmlTransform(SphinxPostTransform):
             node += badges
             if results.versions is not None:
                 badges += _release_changes(results.versions, claim.id, lang)
-            evidence = _evidence_block(verdicts, lang)
-            if evidence is not None and results.versions is not None:
-                evidence += _release_history(results.versions, claim.id, lang)
-            if evidence is not None:
-                summary = text(lang, "evidence")
-                node += nodes.raw(
-                    "",
-                    f'<details class="checker-evidence"><summary>{summary}</summary>',
-                    format="html",
-                )
-                node += evidence
-                node += nodes.raw("", "</details>", format="html")
+            panel = evidence_panel_for(verdicts, results.versions, claim.id, lang)
+            if panel is not None:
+                node += panel
 
         for ref in list(self.document.findall(verdict_node)):
             claim = results.registry.get(ref["claim_id"])
@@ -200,86 +189,3 @@ def _release_changes(found: Versions, claim_id: str, lang: str) -> list[nodes.No
         label = text(lang, "release-error", releases=", ".join(short(r) for r in broken))
         notes.append(nodes.inline(text=label, classes=["checker-badge", "checker-release-change"]))
     return notes
-
-
-def _release_history(found: Versions, claim_id: str, lang: str) -> list[nodes.Node]:
-    """``Across torch releases (CPU): 2.4 holds · 2.5 holds · ...`` in the evidence panel."""
-    history = found.history(claim_id)
-    if not history:
-        return []
-    para = nodes.paragraph(classes=["checker-releases"])
-    para += nodes.emphasis(text=f"{text(lang, 'releases')}: ")
-    para += nodes.Text(" · ".join(f"{short(r)} {text(lang, f'outcome-{o}')}" for r, o in history))
-    return [para]
-
-
-def _control_paragraph(verdict: Verdict, lang: str) -> nodes.paragraph:
-    """``Control: <label>, <measurements>, <outcome>``, or why the claim has none."""
-    para = nodes.paragraph(classes=["checker-control"])
-    claim, evidence = verdict.claim, verdict.evidence
-    found = evidence.control if evidence is not None else None
-    if claim.control is None:
-        para += nodes.emphasis(text=f"{text(lang, 'no-control')}: ")
-        reason = claim.no_control
-        para += nodes.Text(translate_text(lang, reason) if reason else text(lang, "no-control-yet"))
-        return para
-    para += nodes.emphasis(text=f"{text(lang, 'control')}: ")
-    if found is None:
-        label = translate_text(lang, claim.control.label)
-        para += nodes.Text(f"{label}, {text(lang, 'not-run')}")
-        return para
-    para += nodes.Text(f"{translate_text(lang, found.label)}, ")
-    for m in found.observation.measurements:
-        shown, is_code = formatting.value(m.value, m.unit, lang)
-        para += nodes.literal(text=m.key)
-        para += nodes.Text(" ")
-        para += nodes.literal(text=shown) if is_code else nodes.Text(shown)
-        para += nodes.Text(", ")
-    para += nodes.strong(text=text(lang, found.outcome.value))
-    return para
-
-
-def _evidence_block(verdicts: list[Verdict], lang: str) -> nodes.container | None:
-    block = nodes.container(classes=["checker-evidence-body"])
-    for verdict in verdicts:
-        evidence = verdict.evidence
-        if evidence is None:
-            if verdict.reason:
-                reason = translate_text(lang, verdict.reason)
-            else:
-                reason = text(lang, verdict.outcome.value)
-            block += nodes.paragraph(text=f"{verdict.device.upper()}: {reason}")
-            continue
-        heading = nodes.paragraph(classes=["checker-evidence-device"])
-        heading += nodes.strong(text=formatting.measured_on(evidence, lang))
-        heading += nodes.Text(" · ")
-        heading += nodes.Text(
-            text(lang, "duration", n=formatting.number(evidence.duration_s * 1000, lang, 1))
-        )
-        block += heading
-        rows = []
-        for m in evidence.observation.measurements:
-            shown, is_code = formatting.value(m.value, m.unit, lang)
-            rows.append(
-                [
-                    nodes.literal(text=m.key),
-                    nodes.literal(text=shown) if is_code else nodes.Text(shown),
-                ]
-            )
-        if rows:
-            block += table(
-                [text(lang, "measurement"), text(lang, "value")],
-                rows,
-                classes=["checker-evidence-table"],
-            )
-        rule = nodes.paragraph()
-        rule += nodes.emphasis(text=f"{text(lang, 'rule')}: ")
-        rule += nodes.Text(translate_text(lang, evidence.observation.rule))
-        block += rule
-        block += _control_paragraph(verdict, lang)
-        probe = nodes.paragraph()
-        probe += nodes.emphasis(text=f"{text(lang, 'probe')}: ")
-        probe += nodes.literal(text=verdict.claim.probe_name)
-        probe += nodes.Text(f" ({evidence.probe_hash})")
-        block += probe
-    return block if len(block) else None

@@ -17,6 +17,7 @@ from checker.sphinx.claims import setup_claims
 from checker.sphinx.claims_index import setup_claims_index
 from checker.sphinx.config import setup_config
 from checker.sphinx.cuda_runs import setup_cuda_runs
+from checker.sphinx.evidence_panel import setup_evidence_panel
 from checker.sphinx.fast_i18n import setup_fast_i18n
 from checker.sphinx.glossary import setup_glossary
 from checker.sphinx.languages import setup_languages
@@ -37,6 +38,7 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     setup_state(app)
     setup_results(app)
     setup_claims(app)
+    setup_evidence_panel(app)
     setup_claim_checks(app)
     setup_measured(app)
     setup_claims_index(app)
