@@ -14,8 +14,9 @@ its per-page fields. Its fields are of three kinds:
 - per build input, kept between builds and compared by ``env-get-outdated`` handlers, which
   run before any page is read: the fingerprints of the results and of the recorded CUDA run,
   and each page's catalog digest;
-- this build only, never pickled (a reader forked for parallel reading has it from its
-  parent): the verdicts and values the pages show (:class:`~checker.sphinx.results.Results`).
+- this build only, never pickled (a reader forked for parallel reading has them from its
+  parent): the verdicts and values the pages show (:class:`~checker.sphinx.results.Results`)
+  and the Markdown parsers :mod:`checker.sphinx.fast_i18n` reuses.
 
 An environment whose state has no results fingerprint (a new one, or one pickled by code
 that kept its state elsewhere) has every page read again
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from checker.sphinx.fast_i18n import MarkdownParsers
     from checker.sphinx.results import Results
 
 #: The build environment's attribute holding the :class:`BuildState`.
@@ -85,6 +87,8 @@ class BuildState:
     #: The verdicts and values of this build, set when the builder is ready
     #: (:func:`checker.sphinx.results.compute_results`), dropped when the build ends.
     results: Results | None = None
+    #: The Markdown parsers reused across the build's translated messages.
+    markdown_parsers: MarkdownParsers | None = None
 
     def purge(self, docname: str) -> None:
         """Forget what ``docname`` left: it is read again, or it was removed."""
@@ -111,7 +115,7 @@ class BuildState:
 
     def __getstate__(self) -> dict[str, Any]:
         """What is pickled with the environment: everything but this build's objects."""
-        return {**self.__dict__, "results": None}
+        return {**self.__dict__, "results": None, "markdown_parsers": None}
 
 
 def build_state(env: BuildEnvironment) -> BuildState:
