@@ -270,6 +270,17 @@ def _default_settings(parser_cls: type) -> Values:
     return get_default_settings(parser_cls)
 
 
+# -- translated messages kept between builds ------------------------------------------------
+
+
+@contextmanager
+def _kept_messages(env: BuildEnvironment, targets: _RefnameTargets) -> Iterator[None]:
+    store = message_store(env, sys.modules[__name__])
+    publish = keeping(i18n._publish_msgstr, store, targets.note)
+    with _swapped(i18n, "_publish_msgstr", publish):
+        yield
+
+
 # -- the search for named targets, skipped where there are none -------------------------------
 
 
@@ -308,17 +319,6 @@ class _MatchesNothing:
 
     def findall(self, node: nodes.Node) -> Iterator[nodes.Node]:
         return iter(())
-
-
-# -- translated messages kept between builds ------------------------------------------------
-
-
-@contextmanager
-def _kept_messages(env: BuildEnvironment, targets: _RefnameTargets) -> Iterator[None]:
-    store = message_store(env, sys.modules[__name__])
-    publish = keeping(i18n._publish_msgstr, store, targets.note)
-    with _swapped(i18n, "_publish_msgstr", publish):
-        yield
 
 
 @contextmanager
