@@ -387,3 +387,24 @@ def test_examples_not_run_on_cuda_are_marked_and_follow_the_record(site: Site) -
     assert "CUDA 専用の例で、まだ GPU で実行していません。出力は未検証です。" in (
         site.build("html", "ja").html()
     )
+
+
+@pytest.mark.parametrize(
+    ("builder", "page", "value"),
+    [
+        ("text", "index.txt", "Four ones add up to 4 (measured on CPU, torch "),
+        ("latex", "fixturesite.tex", r"up to \sphinxstyleabbreviation{4} (measured on CPU, torch "),
+    ],
+)
+def test_other_builders_show_the_statements_and_values_without_html(
+    site: Site, builder: str, page: str, value: str
+) -> None:
+    """The claim, the measured value and the chart's caption reach every builder; the badges
+    and the evidence panel are HTML's own (checker.sphinx.claims, evidence_panel)."""
+    build = site.build(builder)
+    assert (build.code, build.warnings) == (0, "")
+    written = (build.out / page).read_text(encoding="utf-8")
+    assert value in written
+    assert "keeps an integer dtype" in written
+    assert "Two measured numbers." in written  # the chart's caption, above its data table
+    assert "details" not in written and "Evidence" not in written

@@ -1,5 +1,5 @@
 """The text store a translated build keeps between builds (checker.sphinx.text_store), and the
-rules for what checker.sphinx.fast_i18n keeps in it. The pages it helps build are compared byte
+rules for what checker.sphinx.kept_messages keeps in it. The pages it helps build are compared byte
 for byte in tests/test_build_speed_identity.py."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from docutils import nodes
 
-from checker.sphinx import fast_i18n
+from checker.sphinx import fast_i18n, kept_messages
 from checker.sphinx.text_store import TextStore
 
 
@@ -57,7 +57,7 @@ def test_a_store_that_learned_nothing_is_not_written(tmp_path: Path) -> None:
 def test_only_messages_whose_nodes_depend_on_their_text_alone_are_kept(
     message: str, kept: bool
 ) -> None:
-    assert fast_i18n._keepable(message) is kept
+    assert kept_messages._keepable(message) is kept
 
 
 class _Store(TextStore):
@@ -83,7 +83,7 @@ def _publish_twice(warns: bool) -> tuple[list[str], _Store, nodes.Element, nodes
     calls, publish = _publisher(warns)
     store = _Store()
     targets = fast_i18n._RefnameTargets(nodes.document(None, None))
-    kept = fast_i18n._keeping(publish, store, targets)
+    kept = kept_messages.keeping(publish, store, targets.note)
     first = kept("訳文", "docs/page.md", 4)
     second = kept("訳文", "docs/page.md", 4)
     return calls, store, first, second

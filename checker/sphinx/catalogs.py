@@ -26,6 +26,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.i18n import CatalogInfo
 
+from checker.sphinx.state import build_state
 from checker.sphinx.text_store import code_digest, text_store
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 from checker.text import po, po_entries, po_header, po_lexer
@@ -65,20 +66,13 @@ def catalog_digest(app: Sphinx, docname: str) -> str | None:
         return None
 
 
-def _digests(env: BuildEnvironment) -> dict[str, str | None]:
-    if not hasattr(env, "checker_catalog_digests"):
-        env.checker_catalog_digests = {}  # type: ignore[attr-defined]
-    digests: dict[str, str | None] = env.checker_catalog_digests  # type: ignore[attr-defined]
-    return digests
-
-
 def outdate_pages_with_edited_catalogs(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
     """Pages read before whose catalog's content changed since (see the module's text)."""
     if not _translated(app):
         return []
-    recorded = _digests(env)
+    recorded = build_state(env).catalog_digests
     edited = sorted(
         d
         for d in env.found_docs - added - changed - removed
@@ -95,7 +89,7 @@ def outdate_pages_with_edited_catalogs(
 def record_catalog_digests(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """The catalog each page about to be read is translated from."""
     if _translated(app):
-        recorded = _digests(env)
+        recorded = build_state(env).catalog_digests
         for gone in set(recorded) - env.found_docs:
             del recorded[gone]
         recorded.update({d: catalog_digest(app, d) for d in docnames})

@@ -17,7 +17,17 @@ Markup (the caption and the labels are ordinary, translatable Markdown)::
 The directive emits a neutral :class:`measured_chart_node`. :class:`MeasuredChartTransform`
 (every builder but gettext) turns it into a caption and a data table; the HTML-only
 :class:`MeasuredChartHtmlTransform` adds the bar chart as inline SVG whose text stays text, so
-the reader's browser draws Japanese and Korean labels with its own fonts.
+the reader's browser draws Japanese and Korean labels with its own fonts::
+
+    measured_chart_node (checker-chart)
+        paragraph (checker-chart-caption)
+        raw (html, classes=[checker-chart-svg])   <- added for HTML: the SVG, in a <div>
+        table (checker-chart-data)
+
+The SVG is a ``raw`` node because it is generated content, matplotlib's drawing written out
+as it drew it; no HTML around it is written by hand (docutils puts a ``raw`` node with
+classes in a ``<div>`` of those classes), and the search index takes the labels' words from
+it as from any raw HTML.
 
 Drawing a chart costs far more than the rest of its page (matplotlib's import and layout), so
 each SVG is drawn once for its inputs (bars, labels, unit word) and kept: in memory for the
@@ -167,7 +177,7 @@ class MeasuredChartHtmlTransform(SphinxPostTransform):
             if bars:
                 mib = text(self.config.language or "en", "unit-mib")
                 svg = chart_svg(bars, mib, _chart_dir(results_for(self.env).confdir))
-                node.insert(1, nodes.raw("", svg, format="html"))
+                node.insert(1, nodes.raw("", svg, format="html", classes=["checker-chart-svg"]))
 
 
 _DRAWN: dict[str, str] = {}
@@ -249,7 +259,7 @@ def bar_chart_svg(bars: list[tuple[str, float]], mib: str = "MiB") -> str:
     svg = svg[svg.index("<svg") :]
     svg = re.sub(r"font-family:[^;\"]*", f"font-family: {FONT_STACK}", svg)
     svg = re.sub(r'font-family="[^"]*"', f'font-family="{FONT_STACK}"', svg)
-    return f'<div class="checker-chart-svg">{svg}</div>'
+    return svg
 
 
 class _quiet_matplotlib:

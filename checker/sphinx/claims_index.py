@@ -17,8 +17,8 @@ from sphinx.util.docutils import SphinxDirective
 
 from checker.links import anchor
 from checker.sphinx import formatting
-from checker.sphinx.claims import claim_references, claim_sites
 from checker.sphinx.results import mark_dynamic, results_for, shows_results
+from checker.sphinx.state import build_state
 from checker.sphinx.tables import table
 from checker.sphinx.ui_text import text
 
@@ -55,7 +55,8 @@ def _table(app: Sphinx, fromdoc: str) -> nodes.table:
     env = app.env
     results = results_for(env)
     lang = app.config.language or "en"
-    shown, referenced = claim_sites(env), claim_references(env)
+    state = build_state(env)
+    shown, referenced = state.claim_sites, state.verdict_sites
     headers = [text(lang, "statement"), text(lang, "page"), text(lang, "expected")]
     headers += [d.upper() for d in results.devices]
     rows = []

@@ -12,6 +12,22 @@ from checker.text.languages import LANGS
 from checker.typing import DEVICES
 
 
+def setup_config(app: Sphinx) -> None:
+    for f in fields(CheckerConfig):
+        default = f.default_factory() if f.default_factory is not MISSING else f.default
+        app.add_config_value(f"checker_{f.name}", default, "env", description=f.metadata["help"])
+
+
+def get_config(app: Sphinx) -> CheckerConfig:
+    """The validated settings of this build."""
+    values = {}
+    for f in fields(CheckerConfig):
+        value = getattr(app.config, f"checker_{f.name}")
+        f.metadata["validator"](value)
+        values[f.name] = value
+    return CheckerConfig(**values)
+
+
 def _languages(value: Any) -> None:
     if not isinstance(value, list) or not value or set(value) - set(LANGS):
         raise ConfigError(f"checker_languages must be a non-empty list drawn from {LANGS}")
@@ -71,19 +87,3 @@ class CheckerConfig:
             "validator": _text,
         },
     )
-
-
-def setup_config(app: Sphinx) -> None:
-    for f in fields(CheckerConfig):
-        default = f.default_factory() if f.default_factory is not MISSING else f.default
-        app.add_config_value(f"checker_{f.name}", default, "env", description=f.metadata["help"])
-
-
-def get_config(app: Sphinx) -> CheckerConfig:
-    """The validated settings of this build."""
-    values = {}
-    for f in fields(CheckerConfig):
-        value = getattr(app.config, f"checker_{f.name}")
-        f.metadata["validator"](value)
-        values[f.name] = value
-    return CheckerConfig(**values)

@@ -26,6 +26,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from checker.doctest import cuda_record
 from checker.sphinx.config import get_config
 from checker.sphinx.results import results_for
+from checker.sphinx.state import build_state
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 from checker.text.pages import Page, PageError, Snippet, parse_page
@@ -37,37 +38,6 @@ RECORD = "doctest-cuda.json"
 def setup_cuda_runs(app: Sphinx) -> None:
     app.add_post_transform(CudaRunHtmlTransform)
     app.connect("env-get-outdated", outdate_pages_when_the_record_changes)
-
-
-def record_path(confdir: Path, evidence_dir: str) -> Path:
-    return confdir / evidence_dir / RECORD
-
-
-def _page(env: BuildEnvironment, docname: str) -> Page | None:
-    path = Path(env.doc2path(docname))
-    if path.suffix != ".md":
-        return None
-    try:
-        return parse_page(path)
-    except PageError:
-        return None  # reported with file and line by the doctest session
-
-
-def outdate_pages_when_the_record_changes(
-    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
-) -> list[str]:
-    path = record_path(Path(app.confdir), get_config(app).evidence_dir)
-    fingerprint = hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else ""
-    previous = getattr(env, "checker_cuda_record_fingerprint", None)
-    env.checker_cuda_record_fingerprint = fingerprint  # type: ignore[attr-defined]
-    if previous == fingerprint:
-        return []
-    aware = []
-    for docname in sorted(env.found_docs - removed - added):
-        page = _page(env, docname)
-        if page is not None and page.device_aware:
-            aware.append(docname)
-    return aware
 
 
 class CudaRunHtmlTransform(SphinxPostTransform):
@@ -113,3 +83,34 @@ def _line(
     container = nodes.container(classes=["checker-cuda-run", kind])
     container += nodes.paragraph(text=words)
     return container
+
+
+def outdate_pages_when_the_record_changes(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    path = record_path(Path(app.confdir), get_config(app).evidence_dir)
+    fingerprint = hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else ""
+    state = build_state(env)
+    previous, state.cuda_record_fingerprint = state.cuda_record_fingerprint, fingerprint
+    if previous == fingerprint:
+        return []
+    aware = []
+    for docname in sorted(env.found_docs - removed - added):
+        page = _page(env, docname)
+        if page is not None and page.device_aware:
+            aware.append(docname)
+    return aware
+
+
+def record_path(confdir: Path, evidence_dir: str) -> Path:
+    return confdir / evidence_dir / RECORD
+
+
+def _page(env: BuildEnvironment, docname: str) -> Page | None:
+    path = Path(env.doc2path(docname))
+    if path.suffix != ".md":
+        return None
+    try:
+        return parse_page(path)
+    except PageError:
+        return None  # reported with file and line by the doctest session

@@ -36,12 +36,6 @@ class measured_node(nodes.inline):
     """A placeholder for a measured value; ``key`` and ``device`` are attributes."""
 
 
-def parse_reference(reference: str) -> tuple[str, str | None]:
-    """``"key@cuda"`` gives ``("key", "cuda")``; ``"key"`` gives ``("key", None)``."""
-    key, _, device = reference.strip().partition("@")
-    return key.strip(), (device.strip() or None)
-
-
 class MeasuredRole(SphinxRole):
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         key, device = parse_reference(self.text)
@@ -107,6 +101,12 @@ class MeasuredValueTransform(SphinxPostTransform):
                     used.setdefault(_context_key(ev), ev)
         if used:
             self.document += _context_note(used, lang)
+
+
+def parse_reference(reference: str) -> tuple[str, str | None]:
+    """``"key@cuda"`` gives ``("key", "cuda")``; ``"key"`` gives ``("key", None)``."""
+    key, _, device = reference.strip().partition("@")
+    return key.strip(), (device.strip() or None)
 
 
 def _context_key(evidence: Evidence) -> tuple[str, str]:

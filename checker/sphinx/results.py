@@ -2,12 +2,15 @@
 
 Probes run through the same :class:`~checker.runner.Runner` and cache as ``python -m checker
 verify``, so the second and third language builds are answered from the cache. Devices
-absent from the build machine are shown from recorded evidence.
+absent from the build machine are shown from recorded evidence. The :class:`Results` of a
+build are kept in its :class:`~checker.sphinx.state.BuildState` for that build only.
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,12 +30,18 @@ from checker.evidence import Evidence, Value
 from checker.registry import Registry, RegistryError
 from checker.runner import Runner
 from checker.sphinx.config import get_config
+from checker.sphinx.state import build_state
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 from checker.typing import Device
 from checker.verdict import Verdict
 
 #: Builders that only extract text, and need no verdicts.
 _TEXT_ONLY_BUILDERS = frozenset({"gettext", "dummy"})
+
+
+def setup_results(app: Sphinx) -> None:
+    app.connect("builder-inited", compute_results)
+    app.connect("build-finished", forget_results)
 
 
 @dataclass
@@ -73,55 +82,20 @@ class Results:
                     continue
         return None
 
-
-_RESULTS: dict[int, Results] = {}
-
-
-def setup_results(app: Sphinx) -> None:
-    app.connect("builder-inited", compute_results)
-    app.connect("build-finished", forget_results)
-    app.connect("env-purge-doc", _purge_dynamic)
-    app.connect("env-merge-info", _merge_dynamic)
-
-
-def mark_dynamic(env: BuildEnvironment) -> None:
-    """Note that the page being read shows measured results, so it is rebuilt every time."""
-    _dynamic(env).add(env.docname)
-
-
-def dynamic_pages(env: BuildEnvironment) -> set[str]:
-    """Pages showing measured values, charts or the claims index."""
-    return _dynamic(env)
-
-
-def _dynamic(env: BuildEnvironment) -> set[str]:
-    if not hasattr(env, "checker_value_pages"):
-        env.checker_value_pages = set()  # type: ignore[attr-defined]
-    pages: set[str] = env.checker_value_pages  # type: ignore[attr-defined]
-    return pages
-
-
-def _purge_dynamic(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _dynamic(env).discard(docname)
-
-
-def _merge_dynamic(
-    app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
-) -> None:
-    _dynamic(env).update(_dynamic(other) & docnames)
-
-
-def results_for(env: BuildEnvironment) -> Results:
-    """The results of the build using ``env`` (no verdicts for text-only builders)."""
-    found = _RESULTS.get(id(env))
-    if found is None:
-        raise RuntimeError("checker.sphinx results requested before builder-inited")
-    return found
-
-
-def shows_results(env: BuildEnvironment) -> bool:
-    """Whether this build renders verdicts and values (not gettext and other text-only)."""
-    return results_for(env).builder not in _TEXT_ONLY_BUILDERS
+    def fingerprint(self) -> str:
+        """A digest of everything a page can show from the results: each verdict and its
+        evidence, the outcomes across releases, and the day of the build."""
+        verdicts = [
+            [claim_id, device, v.outcome.value, v.reason, v.stale]
+            + ([] if v.evidence is None else [v.evidence.origin, v.evidence.to_dict()])
+            for (claim_id, device), v in sorted(self.verdicts.items())
+        ]
+        raw = json.dumps(
+            [verdicts, repr(self.versions), self.built_at, self.devices, self.loaded],
+            sort_keys=True,
+            default=str,
+        )
+        return hashlib.sha256(raw.encode()).hexdigest()
 
 
 def compute_results(app: Sphinx) -> None:
@@ -134,7 +108,7 @@ def compute_results(app: Sphinx) -> None:
         builder=app.builder.name,
         confdir=Path(app.confdir),
     )
-    _RESULTS[id(app.env)] = results
+    build_state(app.env).results = results
     if loaded is None or app.builder.name in _TEXT_ONLY_BUILDERS:
         return
     root = Path(app.confdir)
@@ -148,6 +122,28 @@ def compute_results(app: Sphinx) -> None:
                 results.verdicts[(verdict.claim.id, verdict.device)] = verdict
     finally:
         runner.close()
+
+
+def forget_results(app: Sphinx, exception: BaseException | None) -> None:
+    build_state(app.env).results = None
+
+
+def results_for(env: BuildEnvironment) -> Results:
+    """The results of the build using ``env`` (no verdicts for text-only builders)."""
+    found = build_state(env).results
+    if found is None:
+        raise RuntimeError("checker.sphinx results requested before builder-inited")
+    return found
+
+
+def shows_results(env: BuildEnvironment) -> bool:
+    """Whether this build renders verdicts and values (not gettext and other text-only)."""
+    return results_for(env).builder not in _TEXT_ONLY_BUILDERS
+
+
+def mark_dynamic(env: BuildEnvironment) -> None:
+    """Note that the page being read shows measured results, so it is rebuilt every time."""
+    build_state(env).dynamic_pages.add(env.docname)
 
 
 @contextmanager
@@ -165,10 +161,6 @@ def _probes_lock(cache: Cache | None) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-def forget_results(app: Sphinx, exception: BaseException | None) -> None:
-    _RESULTS.pop(id(app.env), None)
 
 
 def _load_registry(app: Sphinx) -> Registry | None:

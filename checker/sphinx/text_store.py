@@ -40,6 +40,12 @@ def setup_text_store(app: Sphinx) -> None:
     app.connect("build-finished", _save_all)
 
 
+def _save_all(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is None:
+        for store in _STORES.values():
+            store.save()
+
+
 class TextStore:
     """A dict from input to result, loaded from and saved to ``path`` (``None``: memory only)."""
 
@@ -113,9 +119,3 @@ def code_digest(*modules: Any) -> str:
     for module in modules:
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()[:16]
-
-
-def _save_all(app: Sphinx, exception: BaseException | None) -> None:
-    if exception is None:
-        for store in _STORES.values():
-            store.save()
