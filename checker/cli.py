@@ -1,4 +1,4 @@
-"""``python -m checker``: a thin command line over :mod:`checker.verify` (and, for ``i18n``,
+"""``python -m checker``: a thin command line over :mod:`checker.report.verify` (and, for ``i18n``,
 :mod:`checker.i18n.command`; for ``scan``, :mod:`checker.scan.command`; for ``serve``,
 :mod:`checker.service.command`).
 
@@ -20,11 +20,11 @@ from checker.i18n import command as i18n_command
 from checker.record import RecordError
 from checker.registry import RegistryError
 from checker.report import Report, renderers
+from checker.report.verify import DeviceAbsent, NothingSelected, VerifyOptions, record, verify
 from checker.runner import Limits
 from checker.scan import command as scan_command
 from checker.service import command as serve_command
 from checker.typing import DEVICES, Device
-from checker.verify import DeviceAbsent, NothingSelected, VerifyOptions, record, verify
 from checker.versions import VersionsError
 
 USAGE_ERROR = 2

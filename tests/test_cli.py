@@ -153,7 +153,7 @@ def test_strict_fails_on_stale_recorded_evidence(
 ) -> None:
     from checker import record, registry
     from checker.evidence import Evidence, Observation
-    from checker.verify import VerifyOptions, verify
+    from checker.report.verify import VerifyOptions, verify
 
     monkeypatch.setenv("CHECKER_HIDE_CUDA", "1")
     reg = registry.load(["tests.fixtures.claims_ok"], package=None)

@@ -13,7 +13,6 @@ from typing import Any
 from checker import devices as devices_mod
 from checker import record as record_mod
 from checker.cache import Cache
-from checker.links import anchor, language_url
 from checker.registry import Registry
 from checker.runner import Runner
 from checker.scan import api, snippets, statements
@@ -24,6 +23,7 @@ from checker.scan.findings import Verdict as FindingVerdict
 from checker.scan.readers import FORMATS, read
 from checker.scan.sandbox import Limits, Sandbox
 from checker.text import languages
+from checker.text.links import anchor, language_url
 from checker.text.sites import claim_sites
 from checker.typing import DEVICES, Device
 from checker.verdict import Verdict as ClaimVerdict

@@ -12,7 +12,7 @@ from typing import Any
 from checker import record as record_mod
 from checker import registry as registry_mod
 from checker import versions as versions_mod
-from checker.links import anchor
+from checker.text.links import anchor
 from checker.text.sites import claim_sites
 
 

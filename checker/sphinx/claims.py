@@ -41,12 +41,12 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from checker.claim import Expect
-from checker.links import anchor
 from checker.sphinx import formatting
 from checker.sphinx.evidence_panel import evidence_panel_for
 from checker.sphinx.results import results_for
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
+from checker.text.links import anchor
 from checker.versions import Versions, short
 
 #: The key, in the data Sphinx keeps while it reads one page, of the claims whose verdict

@@ -15,12 +15,12 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from checker.links import anchor
 from checker.sphinx import formatting
 from checker.sphinx.results import mark_dynamic, results_for, shows_results
 from checker.sphinx.state import build_state
 from checker.sphinx.tables import table
 from checker.sphinx.ui_text import text
+from checker.text.links import anchor
 
 
 def setup_claims_index(app: Sphinx) -> None:

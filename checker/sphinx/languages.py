@@ -12,9 +12,9 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-from checker.links import language_url
 from checker.sphinx.config import get_config
 from checker.sphinx.ui_text import LANGUAGE_NAMES, text
+from checker.text.links import language_url
 
 
 def setup_languages(app: Sphinx) -> None:

@@ -1,4 +1,5 @@
-"""``verify`` and ``record``: run claims and decide what the run means. No printing here."""
+"""``verify`` and ``record``: run claims and decide what the run means, as a :class:`Report`
+with the page of each claim. No printing here: the renderers beside it format the report."""
 
 from __future__ import annotations
 
