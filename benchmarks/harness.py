@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from checker import registry  # noqa: E402
-from checker.pool import Job, Pool  # noqa: E402
+from checker.pool import Pool, WorkerJob  # noqa: E402
 from checker.runner import worker_handler  # noqa: E402
 
 TRIVIAL = "tests.fixtures.claims_ok"
@@ -79,8 +79,8 @@ def per_probe(n: int) -> tuple[float, float, float]:
     return in_process, forked, fresh
 
 
-def _job(claim: object) -> Job:
-    return Job(
+def _job(claim: object) -> WorkerJob:
+    return WorkerJob(
         handler=worker_handler,
         args={"modules": [TRIVIAL], "claim": claim.id, "device": "cpu"},  # type: ignore[attr-defined]
         timeout_s=60,

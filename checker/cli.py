@@ -21,7 +21,7 @@ from checker.record import RecordError
 from checker.registry import RegistryError
 from checker.report import Report, renderers
 from checker.report.verify import DeviceAbsent, NothingSelected, VerifyOptions, record, verify
-from checker.runner import Limits
+from checker.runner import ProbeLimits
 from checker.scan import command as scan_command
 from checker.service import command as serve_command
 from checker.typing import DEVICES, Device
@@ -129,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RegistryError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return USAGE_ERROR
-    limits = Limits(timeout_s=args.timeout, memory_bytes=int(args.memory_limit * 1024**3))
+    limits = ProbeLimits(timeout_s=args.timeout, memory_bytes=int(args.memory_limit * 1024**3))
     devices: tuple[Device, ...] = (
         DEVICES if getattr(args, "device", "all") == "all" else (args.device,)
     )

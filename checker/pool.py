@@ -20,7 +20,7 @@ from typing import IO, Any
 
 
 @dataclass(frozen=True)
-class Job:
+class WorkerJob:
     """One unit of work for a child process."""
 
     #: ``module:function`` taking ``args`` and returning JSON-able data.
@@ -57,7 +57,7 @@ class _Zygote:
     #: with this buffer of our own: a buffered reader could hold a job's result after its
     #: "pid" line, where ``select`` never sees it, and the job would look busy forever.
     pending: bytes = b""
-    job: Job | None = None
+    job: WorkerJob | None = None
     index: int = -1
     pid: int | None = None
     started: float = 0.0
@@ -72,7 +72,7 @@ class Pool:
     size: int = 1
     _zygotes: list[_Zygote] = field(default_factory=list, init=False)
 
-    def run(self, jobs: Sequence[Job]) -> list[JobResult]:
+    def run(self, jobs: Sequence[WorkerJob]) -> list[JobResult]:
         results: list[JobResult | None] = [None] * len(jobs)
         queue = list(enumerate(jobs))
         while queue or any(z.job for z in self._zygotes):
@@ -117,7 +117,7 @@ class Pool:
         _, zygote.pending = zygote.pending.split(b"\n", 1)  # the hello line
         return zygote
 
-    def _submit(self, zygote: _Zygote, index: int, job: Job) -> None:
+    def _submit(self, zygote: _Zygote, index: int, job: WorkerJob) -> None:
         zygote.job, zygote.index, zygote.pid, zygote.killed = job, index, None, False
         zygote.started = time.monotonic()
         _write(

@@ -28,7 +28,7 @@ class RecordError(Exception):
 
 
 @dataclass(frozen=True)
-class Record:
+class DeviceRecord:
     """The evidence recorded on one device."""
 
     path: Path
@@ -47,7 +47,7 @@ def path_for(project_root: Path, device: str) -> Path:
     return project_root / EVIDENCE_DIR / f"{device}.json"
 
 
-def load(path: Path) -> Record | None:
+def load(path: Path) -> DeviceRecord | None:
     """Read an evidence file; ``None`` if there is none, :class:`RecordError` if it is broken."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -65,7 +65,7 @@ def load(path: Path) -> Record | None:
         raise RecordError(f"{path}: malformed evidence file: {exc}") from exc
 
 
-def _parse(path: Path, data: Any) -> Record:
+def _parse(path: Path, data: Any) -> DeviceRecord:
     if not isinstance(data, dict):
         raise ValueError("top level must be an object")
     if data.get("schema") != SCHEMA:
@@ -76,7 +76,7 @@ def _parse(path: Path, data: Any) -> Record:
         if item.claim_id != claim_id:
             raise ValueError(f"entry {claim_id!r} holds evidence for {item.claim_id!r}")
         evidence[claim_id] = item
-    return Record(
+    return DeviceRecord(
         path=path,
         device=str(data["device"]),
         device_name=str(data["device_name"]),
@@ -86,7 +86,7 @@ def _parse(path: Path, data: Any) -> Record:
     )
 
 
-def write(path: Path, device: str, evidence: Iterable[Evidence]) -> Record:
+def write(path: Path, device: str, evidence: Iterable[Evidence]) -> DeviceRecord:
     """Write decided evidence for ``device`` to ``path``, replacing the file atomically."""
     items = sorted(evidence, key=lambda e: e.claim_id)
     if not items:
@@ -107,7 +107,7 @@ def write(path: Path, device: str, evidence: Iterable[Evidence]) -> Record:
         json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     tmp.replace(path)
-    return Record(
+    return DeviceRecord(
         path,
         device,
         first.device_name,

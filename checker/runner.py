@@ -16,8 +16,8 @@ from checker import devices as devices_mod
 from checker.cache import Cache
 from checker.claim import Claim
 from checker.evidence import Evidence
-from checker.pool import Job, JobResult, Pool
-from checker.record import Record
+from checker.pool import JobResult, Pool, WorkerJob
+from checker.record import DeviceRecord
 from checker.registry import Registry
 from checker.source_hash import claim_hash
 from checker.typing import Device
@@ -31,7 +31,7 @@ DEFAULT_MEMORY_LIMIT = 6 * 1024**3
 
 
 @dataclass(frozen=True)
-class Limits:
+class ProbeLimits:
     """Bounds on one probe run."""
 
     #: Overrides each claim's own ``timeout_s`` when set.
@@ -56,8 +56,8 @@ class Runner:
     registry: Registry
     cache: Cache | None = None
     #: Recorded evidence per device, shown where that device is absent.
-    recorded: Mapping[str, Record] = field(default_factory=dict)
-    limits: Limits = field(default_factory=Limits)
+    recorded: Mapping[str, DeviceRecord] = field(default_factory=dict)
+    limits: ProbeLimits = field(default_factory=ProbeLimits)
     #: How many probes may run at once. Keep 1 for memory and timing claims.
     jobs: int = 1
     stats: RunStats = field(default_factory=RunStats)
@@ -132,9 +132,9 @@ class Runner:
             for (index, claim, device, key), outcome in zip(pending, outcomes, strict=True)
         ]
 
-    def _job(self, claim: Claim, device: Device) -> Job:
+    def _job(self, claim: Claim, device: Device) -> WorkerJob:
         memory = self.limits.memory_bytes
-        return Job(
+        return WorkerJob(
             handler=worker_handler,
             args={
                 "modules": list(self.registry.modules),

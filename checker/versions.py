@@ -34,7 +34,7 @@ from checker import registry as registry_mod
 from checker.cache import Cache
 from checker.evidence import Outcome
 from checker.registry import Registry
-from checker.runner import Limits, Runner
+from checker.runner import ProbeLimits, Runner
 
 SCHEMA = "checker.versions/1"
 
@@ -161,7 +161,7 @@ def measure(
     registry: Registry, cache: Cache | None, timeout_s: float = MEASURE_TIMEOUT_S
 ) -> dict[str, Any]:
     """Every claim's outcome on this interpreter's torch, on the CPU."""
-    runner = Runner(registry, cache=cache, limits=Limits(timeout_s=timeout_s))
+    runner = Runner(registry, cache=cache, limits=ProbeLimits(timeout_s=timeout_s))
     try:
         verdicts = runner.run(list(registry), ("cpu",))
     finally:

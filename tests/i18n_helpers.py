@@ -6,7 +6,7 @@ import dataclasses
 import shutil
 from pathlib import Path
 
-from checker.i18n import Finding, I18nOptions, I18nResult, check
+from checker.i18n import I18nOptions, I18nResult, TranslationFinding, check
 from tests.helpers import SAMPLES
 
 I18N = SAMPLES / "i18n"
@@ -48,7 +48,7 @@ def check_samples(tmp_path: Path, replace: dict[str, str | None] | None = None) 
 
 def check_case(
     tmp_path: Path, case: str, page: str, expected: list[tuple[str, int]]
-) -> list[Finding]:
+) -> list[TranslationFinding]:
     """Check the clean catalogs with ``case`` (``name.lang.po``) in place of ``lang/page``;
     assert that the findings are exactly the ``expected`` ``(check, line)`` pairs, all in
     that catalog: every other catalog is still checked and still clean."""

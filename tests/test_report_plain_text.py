@@ -18,15 +18,13 @@ import pytest
 
 from checker import registry as registry_mod
 from checker.evidence import Outcome
-from checker.i18n.findings import Check, Finding, Severity
+from checker.i18n.findings import Check, Severity, TranslationFinding
 from checker.i18n.report import RENDERERS as I18N_RENDERERS
 from checker.i18n.run import I18nResult
 from checker.report import Report, renderers
 from checker.report.github import annotation
 from checker.report.plain_text import plain
-from checker.scan.findings import FileError, ScanResult
-from checker.scan.findings import Finding as ScanFinding
-from checker.scan.findings import Verdict as ScanVerdict
+from checker.scan.findings import FileError, FindingVerdict, ScanFinding, ScanResult
 from checker.scan.report import RENDERERS as SCAN_RENDERERS
 from checker.verdict import Verdict
 from tests.helpers import sample
@@ -51,13 +49,13 @@ def _verify_report() -> Report:
 
 def _scan_result() -> ScanResult:
     finding = ScanFinding(
-        "article.md", 3, "en", "snippet", ScanVerdict.BROKEN, HOSTILE, f"ValueError: {HOSTILE}"
+        "article.md", 3, "en", "snippet", FindingVerdict.BROKEN, HOSTILE, f"ValueError: {HOSTILE}"
     )
     return ScanResult((finding,), (FileError("other.md", 1, HOSTILE),), sandbox={"x": HOSTILE})
 
 
 def _i18n_result() -> I18nResult:
-    finding = Finding(
+    finding = TranslationFinding(
         "locales/ja/x.po", 7, "ja", "x", Check.HTML, Severity.ERROR, HOSTILE, HOSTILE, HOSTILE
     )
     return I18nResult((finding,), (), ("ja",))

@@ -10,7 +10,7 @@ import pytest
 from checker import registry
 from checker.cache import Cache
 from checker.evidence import Outcome
-from checker.runner import Limits, Runner
+from checker.runner import ProbeLimits, Runner
 from checker.source_hash import claim_hash, probe_hash
 from checker.verdict import Status
 
@@ -26,7 +26,7 @@ def run(module: str, tmp_path: Path, **kwargs: object) -> dict[str, object]:
 
 
 def test_every_way_a_probe_breaks_is_an_error_and_the_rest_still_runs(tmp_path: Path) -> None:
-    limits = Limits(memory_bytes=1024**3)
+    limits = ProbeLimits(memory_bytes=1024**3)
     verdicts = run("tests.fixtures.claims_broken", tmp_path, limits=limits)
     status = {k: v.status for k, v in verdicts.items() if k.endswith("@cpu")}  # type: ignore[attr-defined]
     assert status == {

@@ -13,18 +13,18 @@ from pathlib import Path
 import pytest
 
 from checker import registry as registry_mod
-from checker.scan.findings import ScanResult, Verdict
+from checker.scan.findings import FindingVerdict, ScanResult
 from checker.scan.run import ScanOptions, scan
 from checker.text.languages import LANGS
 from tests.helpers import ROOT, sample
 
 SAMPLES = sample("scan")
 B, C, S, N, U = (
-    Verdict.BROKEN,
-    Verdict.CONTRADICTED,
-    Verdict.SUPPORTED,
-    Verdict.NEEDS_CUDA,
-    Verdict.UNVERIFIED,
+    FindingVerdict.BROKEN,
+    FindingVerdict.CONTRADICTED,
+    FindingVerdict.SUPPORTED,
+    FindingVerdict.NEEDS_CUDA,
+    FindingVerdict.UNVERIFIED,
 )
 SHOWN = "prints what the article shows (1 output(s) compared)"
 SHOWN_2 = "prints what the article shows (2 output(s) compared)"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from checker import registry
-from checker.scan.findings import Finding, Verdict
+from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.run import ScanOptions, scan
 from checker.text.languages import LANGS
 from tests.helpers import ROOT
@@ -22,7 +22,7 @@ SEEDS = ROOT.parent / "shared" / "seeds"
 PROSE_ONLY = ScanOptions(run_code=False, project_root=ROOT)
 
 
-def scan_prose(*paths: Path, kinds: tuple[str, ...] = ("claim",)) -> list[Finding]:
+def scan_prose(*paths: Path, kinds: tuple[str, ...] = ("claim",)) -> list[ScanFinding]:
     findings = scan(list(paths), registry.load(), PROSE_ONLY).findings
     return [f for f in findings if f.kind in kinds]
 
@@ -32,13 +32,13 @@ def test_our_pages_and_catalogs_contradict_nothing() -> None:
     contradicted = [
         f"{f.path}:{f.line} [{f.claim or f.kind}] {f.quote}"
         for f in everything
-        if f.verdict in (Verdict.CONTRADICTED, Verdict.BROKEN)
+        if f.verdict in (FindingVerdict.CONTRADICTED, FindingVerdict.BROKEN)
     ]
     assert contradicted == []
     # The API names our pages use all exist; the deprecated ones are named as such on purpose.
-    assert {f.verdict for f in everything if f.kind == "api"} == {Verdict.OUTDATED}
+    assert {f.verdict for f in everything if f.kind == "api"} == {FindingVerdict.OUTDATED}
     findings = [f for f in everything if f.kind == "claim"]
-    by_lang = Counter(f.lang for f in findings if f.verdict is Verdict.SUPPORTED)
+    by_lang = Counter(f.lang for f in findings if f.verdict is FindingVerdict.SUPPORTED)
     # The scanner does read them: each language has statements it recognises and confirms.
     assert min(by_lang[lang] for lang in LANGS) >= 20
 
@@ -112,12 +112,12 @@ def test_the_source_articles_false_statements_are_found(seed: str) -> None:
     findings = scan_prose(path)
     judged = {
         verdict: {(f.line, f.claim) for f in findings if f.verdict is verdict}
-        for verdict in (Verdict.CONTRADICTED, Verdict.SUPPORTED)
+        for verdict in (FindingVerdict.CONTRADICTED, FindingVerdict.SUPPORTED)
     }
-    assert judged[Verdict.CONTRADICTED] == CONTRADICTED[seed]
-    assert judged[Verdict.SUPPORTED] == SUPPORTED[seed]
+    assert judged[FindingVerdict.CONTRADICTED] == CONTRADICTED[seed]
+    assert judged[FindingVerdict.SUPPORTED] == SUPPORTED[seed]
     for finding in findings:
-        if finding.verdict is Verdict.CONTRADICTED:
+        if finding.verdict is FindingVerdict.CONTRADICTED:
             lang = "ko" if seed == "002" else "ja"
             assert finding.lang == lang
             assert finding.link and f"/{lang}/" in finding.link and "#claim-" in finding.link
@@ -137,7 +137,7 @@ WORKING_SNIPPETS = {"002": {115, 123, 133, 149, 172, 186, 208, 237}}
 
 
 @pytest.fixture(scope="module")
-def seed_snippets() -> dict[str, list[Finding]]:
+def seed_snippets() -> dict[str, list[ScanFinding]]:
     paths = sorted(SEEDS.glob("*.txt"))
     result = scan(paths, registry.load(), ScanOptions(project_root=ROOT))
     return {
@@ -149,15 +149,15 @@ def seed_snippets() -> dict[str, list[Finding]]:
 @pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the source articles are not at {SEEDS}")
 @pytest.mark.parametrize("seed", sorted(BROKEN_SNIPPETS))
 def test_the_source_articles_broken_snippets_are_found(
-    seed: str, seed_snippets: dict[str, list[Finding]]
+    seed: str, seed_snippets: dict[str, list[ScanFinding]]
 ) -> None:
     findings = seed_snippets[seed]
-    broken = {f.line for f in findings if f.verdict is Verdict.BROKEN}
+    broken = {f.line for f in findings if f.verdict is FindingVerdict.BROKEN}
     assert broken == BROKEN_SNIPPETS[seed]
     working = {f.line for f in findings if f.line in WORKING_SNIPPETS.get(seed, set())}
     assert working == WORKING_SNIPPETS.get(seed, set())
     assert not any(
-        f.verdict in (Verdict.BROKEN, Verdict.CONTRADICTED)
+        f.verdict in (FindingVerdict.BROKEN, FindingVerdict.CONTRADICTED)
         for f in findings
         if f.line in WORKING_SNIPPETS.get(seed, set())
     )
@@ -180,4 +180,4 @@ def test_a_deprecated_name_is_outdated_unless_the_sentence_says_so(
     ref = Reference("torch.cuda.amp.autocast", 3, "prose", quote)
     facts = {"exists": True, "deprecated": "use torch.amp.autocast('cuda')", "missing": ""}
     found = findings([ref], {ref.name: facts}, {}, "2.13.0", "a.md", lang)
-    assert [f.verdict for f in found] == ([Verdict.OUTDATED] if flagged else [])
+    assert [f.verdict for f in found] == ([FindingVerdict.OUTDATED] if flagged else [])

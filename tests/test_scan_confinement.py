@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.scan.sandbox import Limits, Outcome, Program, Sandbox
+from checker.scan.sandbox import Sandbox, SandboxProgram, SnippetLimits, SnippetOutcome
 from tests.helpers import sample
 
 CONFINEMENT = sample("hostile", "confinement")
@@ -40,11 +40,11 @@ class Confined:
     socket_path: Path
     server: socket.socket
 
-    def run(self, name: str, **fields: str) -> Outcome:
+    def run(self, name: str, **fields: str) -> SnippetOutcome:
         source = (CONFINEMENT / name).read_text(encoding="utf-8")
         for key, value in fields.items():
             source = source.replace("{" + key + "}", value)
-        (outcome,) = self.sandbox.run_session([Program(source)])
+        (outcome,) = self.sandbox.run_session([SandboxProgram(source)])
         return outcome
 
 
@@ -81,7 +81,9 @@ def confined() -> Iterator[Confined]:
     previous = os.getcwd()
     os.environ[SECRET_NAME] = SECRET
     os.chdir(working)
-    sandbox = Sandbox(Limits(timeout_s=10.0, memory_bytes=MEMORY_BYTES, disk_bytes=DISK_BYTES))
+    sandbox = Sandbox(
+        SnippetLimits(timeout_s=10.0, memory_bytes=MEMORY_BYTES, disk_bytes=DISK_BYTES)
+    )
     try:
         yield Confined(sandbox, folder, private, owned, socket_path, server)
     finally:
@@ -97,7 +99,7 @@ def _as_root() -> None:
         pytest.skip("needs root: the snippet must be refused what root could do")
 
 
-def _error(outcome: Outcome) -> tuple[str, str, int]:
+def _error(outcome: SnippetOutcome) -> tuple[str, str, int]:
     assert outcome.error is not None, outcome
     return outcome.error.type, outcome.error.cause, outcome.error.line
 

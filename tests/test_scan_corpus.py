@@ -16,7 +16,7 @@ import pytest
 
 from checker import registry as registry_mod
 from checker.scan import corpus
-from checker.scan.findings import Verdict
+from checker.scan.findings import FindingVerdict
 from checker.scan.history import History
 from checker.scan.run import ScanOptions, scan
 from checker.text.languages import LANGS
@@ -141,7 +141,7 @@ def test_a_statement_true_in_an_older_release_is_outdated(tmp_path: Path) -> Non
     options = ScanOptions(project_root=tmp_path, run_code=False, use_cache=False)
     findings = scan([article], registry_mod.load(), options).findings
     (finding,) = [f for f in findings if f.claim == claim]
-    assert finding.verdict is Verdict.OUTDATED
+    assert finding.verdict is FindingVerdict.OUTDATED
     assert finding.evidence.startswith(
         "agrees with 'Running a model inside disable_saved_tensors_hooks reduces the memory "
         "autograd uses.' — true up to torch 2.4.1, false since torch 2.13.0; cpu: fails"

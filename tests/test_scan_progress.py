@@ -3,17 +3,17 @@ progress, "snippets run / total"), across a session that a stopped snippet resta
 
 from __future__ import annotations
 
-from checker.scan.sandbox import Limits, Program, Sandbox
+from checker.scan.sandbox import Sandbox, SandboxProgram, SnippetLimits
 
 
 def test_progress_counts_the_snippets_as_they_run() -> None:
-    sandbox = Sandbox(Limits(timeout_s=1.5))
+    sandbox = Sandbox(SnippetLimits(timeout_s=1.5))
     seen: list[int] = []
     programs = [
-        Program("import time\ntime.sleep(0.6)"),
-        Program("while True:\n    pass"),  # stopped by its deadline: a new session follows
-        Program("import time\ntime.sleep(0.6)"),
-        Program("x = 1"),
+        SandboxProgram("import time\ntime.sleep(0.6)"),
+        SandboxProgram("while True:\n    pass"),  # stopped by its deadline: a new session follows
+        SandboxProgram("import time\ntime.sleep(0.6)"),
+        SandboxProgram("x = 1"),
     ]
     try:
         outcomes = sandbox.run_session(programs, seen.append)

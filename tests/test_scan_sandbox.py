@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from checker import registry as registry_mod
-from checker.scan.findings import Finding, ScanResult, Verdict
+from checker.scan.findings import FindingVerdict, ScanFinding, ScanResult
 from checker.scan.readers import MAX_BYTES
 from checker.scan.run import ScanOptions, scan
-from checker.scan.sandbox import Limits
+from checker.scan.sandbox import SnippetLimits
 from tests.helpers import ROOT, sample
 
 HOSTILE = sample("hostile")
@@ -51,10 +51,10 @@ class Scanned:
     seconds: float
     temp_dirs_left: set[str]
 
-    def findings(self, name: str) -> list[Finding]:
+    def findings(self, name: str) -> list[ScanFinding]:
         return [f for f in self.result.findings if Path(f.path).name == name]
 
-    def only(self, name: str) -> Finding:
+    def only(self, name: str) -> ScanFinding:
         (finding,) = self.findings(name)
         return finding
 
@@ -113,7 +113,7 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scanned]:
     shared_tmp, tempfile.tempdir = tempfile.tempdir, str(private_tmp)
     dirs_before = _sandbox_dirs()
     options = ScanOptions(
-        limits=Limits(timeout_s=TIMEOUT_S, memory_bytes=MEMORY_BYTES, disk_bytes=DISK_BYTES),
+        limits=SnippetLimits(timeout_s=TIMEOUT_S, memory_bytes=MEMORY_BYTES, disk_bytes=DISK_BYTES),
         use_cache=False,
         project_root=ROOT,
     )
@@ -167,7 +167,7 @@ def test_every_file_is_reported(scanned: Scanned) -> None:
 
 def test_infinite_loop(scanned: Scanned) -> None:
     finding = scanned.only("loop.md")
-    assert (finding.line, finding.verdict) == (4, Verdict.UNVERIFIED)
+    assert (finding.line, finding.verdict) == (4, FindingVerdict.UNVERIFIED)
     assert finding.evidence == (
         f"exceeded the time limit ({TIMEOUT_S:g} s per snippet; raise it with --timeout)"
     )
@@ -175,7 +175,7 @@ def test_infinite_loop(scanned: Scanned) -> None:
 
 def test_memory_bomb(scanned: Scanned) -> None:
     finding = scanned.only("memory.md")
-    assert (finding.line, finding.verdict) == (6, Verdict.UNVERIFIED)
+    assert (finding.line, finding.verdict) == (6, FindingVerdict.UNVERIFIED)
     assert finding.evidence == (
         "exceeded the memory limit (0.25 GiB, MemoryError, line 6; raise it with --memory-limit)"
     )
@@ -183,7 +183,7 @@ def test_memory_bomb(scanned: Scanned) -> None:
 
 def test_segfault(scanned: Scanned) -> None:
     finding = scanned.only("segfault.md")
-    assert (finding.line, finding.verdict) == (4, Verdict.BROKEN)
+    assert (finding.line, finding.verdict) == (4, FindingVerdict.BROKEN)
     assert finding.evidence == "the process crashed with SIGSEGV (Segmentation fault)"
 
 
@@ -191,7 +191,7 @@ def test_fork_bomb(scanned: Scanned) -> None:
     if not scanned.result.sandbox.get("processes"):
         pytest.skip("the process limit cannot be enforced here (see the sandbox's measures)")
     finding = scanned.only("fork.md")
-    assert (finding.line, finding.verdict) == (7, Verdict.BROKEN)
+    assert (finding.line, finding.verdict) == (7, FindingVerdict.BROKEN)
     assert finding.evidence == (
         "stopped by the sandbox: process limit "
         "(BlockingIOError: [Errno 11] Resource temporarily unavailable, line 7)"
@@ -200,7 +200,7 @@ def test_fork_bomb(scanned: Scanned) -> None:
 
 def test_a_gigabyte_of_output(scanned: Scanned) -> None:
     finding = scanned.only("print.md")
-    assert (finding.line, finding.verdict) == (7, Verdict.BROKEN)
+    assert (finding.line, finding.verdict) == (7, FindingVerdict.BROKEN)
     assert finding.evidence == (
         "stopped by the sandbox: output limit (OSError: [Errno 27] File too large, line 7)"
     )
@@ -210,7 +210,7 @@ def test_many_files_fill_the_disk_limit(scanned: Scanned) -> None:
     if not scanned.result.sandbox.get("disk-bytes"):
         pytest.skip(f"no disk limit here: {scanned.result.sandbox.get('missing')}")
     finding = scanned.only("disk.md")
-    assert (finding.line, finding.verdict) == (7, Verdict.BROKEN)
+    assert (finding.line, finding.verdict) == (7, FindingVerdict.BROKEN)
     assert finding.evidence == (
         "stopped by the sandbox: disk limit (OSError: [Errno 28] No space left on device, line 7)"
     )
@@ -224,7 +224,7 @@ def _confined(scanned: Scanned) -> None:
 def test_deleting_a_file_outside(scanned: Scanned) -> None:
     _confined(scanned)
     finding = scanned.only("delete.md")
-    assert (finding.line, finding.verdict) == (7, Verdict.BROKEN)
+    assert (finding.line, finding.verdict) == (7, FindingVerdict.BROKEN)
     assert finding.evidence == (
         "stopped by the sandbox: file access outside its throw-away folder refused "
         f"(PermissionError: [Errno 13] Permission denied: '{scanned.canary}', line 7)"
@@ -235,7 +235,7 @@ def test_deleting_a_file_outside(scanned: Scanned) -> None:
 def test_writing_a_file_outside(scanned: Scanned) -> None:
     _confined(scanned)
     finding = scanned.only("write.md")
-    assert (finding.line, finding.verdict) == (4, Verdict.BROKEN)
+    assert (finding.line, finding.verdict) == (4, FindingVerdict.BROKEN)
     assert finding.evidence == (
         "stopped by the sandbox: file access outside its throw-away folder refused "
         f"(PermissionError: [Errno 13] Permission denied: '{scanned.target}', line 4)"
@@ -248,7 +248,7 @@ def test_network_access(scanned: Scanned) -> None:
     if not measures.get("network-namespace") and int(measures.get("landlock-abi") or 0) < 4:
         pytest.skip("neither a network namespace nor Landlock 4+: the network is reachable")
     finding = scanned.only("network.md")
-    assert (finding.line, finding.verdict) == (5, Verdict.UNVERIFIED)
+    assert (finding.line, finding.verdict) == (5, FindingVerdict.UNVERIFIED)
     assert finding.evidence.startswith("needs the network, which the sandbox refuses (")
     assert finding.evidence.endswith(", line 5)")
     assert scanned.connections == 0

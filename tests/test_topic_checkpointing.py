@@ -9,11 +9,11 @@ import sys
 import pytest
 
 from checker.claims import checkpointing
-from checker.scan.findings import Verdict
+from checker.scan.findings import FindingVerdict
 from checker.text.languages import LANGS
 from tests.helpers import ROOT, claim_verdicts, sample, scan_prose
 
-C, S = Verdict.CONTRADICTED, Verdict.SUPPORTED
+C, S = FindingVerdict.CONTRADICTED, FindingVerdict.SUPPORTED
 
 
 def test_claim_module_does_not_import_torch() -> None:

@@ -10,12 +10,12 @@ import pytest
 
 from checker import registry
 from checker.claims import data
-from checker.scan.findings import Verdict
+from checker.scan.findings import FindingVerdict
 from checker.scan.run import ScanOptions, scan
 from checker.text.languages import LANGS
 from tests.helpers import ROOT, sample
 
-C, S = Verdict.CONTRADICTED, Verdict.SUPPORTED
+C, S = FindingVerdict.CONTRADICTED, FindingVerdict.SUPPORTED
 
 
 def test_claim_module_does_not_import_torch() -> None:

@@ -7,7 +7,7 @@ inject markup.
 (:mod:`~checker.i18n.report`). The pipeline::
 
     text/po.py (entries, lines) ─┐
-    sources.py (pages, claims,   ├─▶ run.py ─▶ checks/<family>.py ─▶ Finding ─▶ report.py
+    sources.py (pages, claims,   ├─▶ run.py ─▶ checks/<family>.py ─▶ TranslationFinding ─▶ report.py
       code, .pot templates)      ┘             (per message)
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from checker.i18n.findings import Check, Finding, Severity
+from checker.i18n.findings import Check, Severity, TranslationFinding
 
 if TYPE_CHECKING:
     from checker.i18n.run import I18nOptions, I18nResult, check
@@ -31,4 +31,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["Check", "Finding", "I18nOptions", "I18nResult", "Severity", "check"]
+__all__ = ["Check", "I18nOptions", "I18nResult", "Severity", "TranslationFinding", "check"]

@@ -1,4 +1,4 @@
-"""What a translation check reports: a :class:`Finding` on a line of a ``.po`` file.
+"""What a translation check reports: a :class:`TranslationFinding` on a line of a ``.po`` file.
 
 Every kind of problem is a member of :class:`Check`, with a docstring saying what it means
 and how to fix it (the same text ``CONTRIBUTING.md`` shows translators), a family and a
@@ -156,7 +156,7 @@ _WARNINGS = frozenset({Check.OBSOLETE, Check.CLAIM_VOCABULARY, Check.GLOSSARY, C
 
 
 @dataclass(frozen=True)
-class Finding:
+class TranslationFinding:
     """One problem, at a line of a catalog (or of ``glossary.toml``)."""
 
     #: The file, relative to the repository root when it lies under it.

@@ -37,7 +37,7 @@ from checker.claim import Claim
 from checker.i18n.checks import glossary as glossary_check
 from checker.i18n.checks import security, structure
 from checker.i18n.checks.completeness import PageCoverage
-from checker.i18n.findings import Check, Finding, Severity
+from checker.i18n.findings import Check, Severity, TranslationFinding
 from checker.i18n.glossary import Glossary
 from checker.i18n.message import Message
 from checker.sphinx.messages import DOMAIN, FIELD, template_pattern
@@ -315,10 +315,10 @@ def check_catalog(
     glossary: Glossary | None,
     *,
     page: str = PAGE,
-) -> tuple[list[Finding], PageCoverage]:
+) -> tuple[list[TranslationFinding], PageCoverage]:
     """The findings of one language's catalog of generated text and its coverage."""
     template = {m.key: m for m in messages}
-    findings: list[Finding] = []
+    findings: list[TranslationFinding] = []
     if not path.exists():
         text = f"no catalog for the {page[1:-1]}: run 'nox -s translation -- {lang}'"
         findings.append(_finding(shown_path, 1, lang, Check.MISSING_CATALOG, text, page=page))
@@ -362,15 +362,17 @@ def check_catalog(
     return findings, PageCoverage(lang, page, len(template), translated, fuzzy)
 
 
-def problem_findings(extraction: Extraction) -> list[Finding]:
+def problem_findings(extraction: Extraction) -> list[TranslationFinding]:
     """A rule that cannot be extracted, once for all languages."""
     return [
-        Finding(where, line, "", PAGE, Check.INTERNAL, Severity.ERROR, f"decision rule {text}")
+        TranslationFinding(
+            where, line, "", PAGE, Check.INTERNAL, Severity.ERROR, f"decision rule {text}"
+        )
         for where, line, text in extraction.problems
     ]
 
 
-def check_message(message: Message) -> list[Finding]:
+def check_message(message: Message) -> list[TranslationFinding]:
     """The checks of a translated generated message: the plain-text ones."""
     found = list(_placeholders(message))
     found += _code_words(message)
@@ -387,7 +389,7 @@ def check_message(message: Message) -> list[Finding]:
     return found
 
 
-def _placeholders(message: Message) -> Iterator[Finding]:
+def _placeholders(message: Message) -> Iterator[TranslationFinding]:
     english = Counter(_fields(message.english))
     translated = Counter(_fields(message.translation))
     if english != translated:
@@ -403,7 +405,7 @@ def _fields(text: str) -> list[str]:
     return [m[0] for m in FIELD.finditer(text)] + _PERCENT_FIELD.findall(text)
 
 
-def _code_words(message: Message) -> Iterator[Finding]:
+def _code_words(message: Message) -> Iterator[TranslationFinding]:
     for word in dict.fromkeys(_code_in(message.english)):
         if word not in message.translation:
             text = f"the English's code {word!r} is missing; code is never translated"
@@ -424,5 +426,7 @@ def _code_in(text: str) -> Iterator[str]:
             yield word
 
 
-def _finding(path: str, line: int, lang: str, check: Check, text: str, *, page: str) -> Finding:
-    return Finding(path, line, lang, page, check, check.severity, text)
+def _finding(
+    path: str, line: int, lang: str, check: Check, text: str, *, page: str
+) -> TranslationFinding:
+    return TranslationFinding(path, line, lang, page, check, check.severity, text)

@@ -1,6 +1,6 @@
 """One translated message and what the checks need to judge it: the contract of a check.
 
-A *check* is a function ``(Message) -> Iterable[Finding]`` (see :data:`EntryCheck`); it
+A *check* is a function ``(Message) -> Iterable[TranslationFinding]`` (see :data:`EntryCheck`); it
 compares :attr:`Message.source` (the English, parsed) with :attr:`Message.target` (the
 translation, parsed) and reports with :meth:`Message.finding`, which fills in the file, the
 line of the ``msgstr``, the language and the page.
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from checker.claim import Claim
-from checker.i18n.findings import Check, Finding, Severity
+from checker.i18n.findings import Check, Severity, TranslationFinding
 from checker.i18n.glossary import Glossary
 from checker.i18n.markup import Inventory, inventory
 from checker.text.po import Entry
@@ -52,9 +52,9 @@ class Message:
 
     def finding(
         self, check: Check, message: str, *, line: int = 0, severity: Severity | None = None
-    ) -> Finding:
+    ) -> TranslationFinding:
         """A finding about this message, on its ``msgstr`` line unless ``line`` is given."""
-        return Finding(
+        return TranslationFinding(
             path=self.path,
             line=line or self.entry.msgstr_line,
             lang=self.lang,
@@ -68,4 +68,4 @@ class Message:
 
 
 #: The signature of a check of one translated message.
-EntryCheck = Callable[[Message], Iterable[Finding]]
+EntryCheck = Callable[[Message], Iterable[TranslationFinding]]

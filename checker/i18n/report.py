@@ -12,7 +12,7 @@ from collections.abc import Callable
 from itertools import groupby
 from typing import Any
 
-from checker.i18n.findings import Finding
+from checker.i18n.findings import TranslationFinding
 from checker.i18n.run import I18nResult
 from checker.report.github import annotation
 from checker.report.plain_text import plain, plain_document
@@ -102,7 +102,7 @@ def render_json(result: I18nResult) -> str:
     return json.dumps(plain_document(document), indent=2, ensure_ascii=False) + "\n"
 
 
-def _finding(finding: Finding) -> dict[str, Any]:
+def _finding(finding: TranslationFinding) -> dict[str, Any]:
     return {
         "path": finding.path,
         "line": finding.line,

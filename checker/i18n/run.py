@@ -18,7 +18,7 @@ from checker.i18n import generated
 from checker.i18n.checks import TRANSLATION_CHECKS, UNUSED_TRANSLATION_CHECKS, consistency
 from checker.i18n.checks.code import check_code_entry
 from checker.i18n.checks.completeness import PageCoverage, missing_catalog, missing_messages
-from checker.i18n.findings import Check, Finding, Severity
+from checker.i18n.findings import Check, Severity, TranslationFinding
 from checker.i18n.glossary import Glossary, GlossaryError, load_glossary
 from checker.i18n.message import EntryCheck, Message
 from checker.i18n.sources import (
@@ -86,7 +86,7 @@ class I18nOptions:
 class I18nResult:
     """Every finding, and the coverage of every page in every language checked."""
 
-    findings: tuple[Finding, ...]
+    findings: tuple[TranslationFinding, ...]
     coverage: tuple[PageCoverage, ...]
     langs: tuple[str, ...]
     #: Where the English templates came from, or why there were none.
@@ -94,11 +94,11 @@ class I18nResult:
     catalogs: int = 0
 
     @property
-    def errors(self) -> tuple[Finding, ...]:
+    def errors(self) -> tuple[TranslationFinding, ...]:
         return tuple(f for f in self.findings if f.is_error)
 
     @property
-    def warnings(self) -> tuple[Finding, ...]:
+    def warnings(self) -> tuple[TranslationFinding, ...]:
         return tuple(f for f in self.findings if not f.is_error)
 
     @property
@@ -128,7 +128,7 @@ class _Context:
     sources: Sources
     templates: Templates
     glossary: Glossary | None
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[TranslationFinding] = field(default_factory=list)
     coverage: list[PageCoverage] = field(default_factory=list)
     catalogs: int = 0
     #: Every entry of every readable page catalog, for the consistency check.
@@ -150,7 +150,7 @@ def relative(path: Path, root: Path | None) -> str:
 
 def check(options: I18nOptions) -> I18nResult:
     """Check the catalogs of ``options.langs``."""
-    findings: list[Finding] = []
+    findings: list[TranslationFinding] = []
     claims = _claims(options, findings)
     sources = read_sources(options.docs, claims)
     templates = _templates(options, findings)
@@ -186,15 +186,15 @@ def check(options: I18nOptions) -> I18nResult:
     )
 
 
-def _order(finding: Finding) -> tuple[str, str, str, int, str]:
+def _order(finding: TranslationFinding) -> tuple[str, str, str, int, str]:
     return (finding.lang, finding.page, finding.path, finding.line, finding.check.value)
 
 
-def _internal(path: str, lang: str, page: str, message: str) -> Finding:
-    return Finding(path, 1, lang, page, Check.INTERNAL, Severity.ERROR, message)
+def _internal(path: str, lang: str, page: str, message: str) -> TranslationFinding:
+    return TranslationFinding(path, 1, lang, page, Check.INTERNAL, Severity.ERROR, message)
 
 
-def _claims(options: I18nOptions, findings: list[Finding]) -> dict[str, Claim]:
+def _claims(options: I18nOptions, findings: list[TranslationFinding]) -> dict[str, Claim]:
     try:
         loaded = registry_mod.load(options.claim_modules, package=options.claim_package)
     except (registry_mod.RegistryError, ImportError) as exc:
@@ -205,7 +205,7 @@ def _claims(options: I18nOptions, findings: list[Finding]) -> dict[str, Claim]:
     return {claim.id: claim for claim in loaded}
 
 
-def _templates(options: I18nOptions, findings: list[Finding]) -> Templates:
+def _templates(options: I18nOptions, findings: list[TranslationFinding]) -> Templates:
     if options.templates is not None:
         return read_templates(options.templates)
     templates = load_templates(
@@ -222,7 +222,7 @@ def _templates(options: I18nOptions, findings: list[Finding]) -> Templates:
 
 
 def _generated(
-    options: I18nOptions, claims: dict[str, Claim], findings: list[Finding]
+    options: I18nOptions, claims: dict[str, Claim], findings: list[TranslationFinding]
 ) -> generated.Extraction | None:
     if options.generated is None:
         return None
@@ -282,7 +282,7 @@ def _check_service(ctx: _Context, lang: Lang, locale_dir: Path) -> None:
 SERVICE_PAGE = "(service pages)"
 
 
-def _glossary(options: I18nOptions, findings: list[Finding]) -> Glossary | None:
+def _glossary(options: I18nOptions, findings: list[TranslationFinding]) -> Glossary | None:
     if options.glossary is None:
         return None
     try:
@@ -290,13 +290,15 @@ def _glossary(options: I18nOptions, findings: list[Finding]) -> Glossary | None:
     except GlossaryError as exc:
         path = relative(exc.path, options.root)
         findings.append(
-            Finding(path, exc.line, "", "", Check.GLOSSARY_FILE, Severity.ERROR, exc.message)
+            TranslationFinding(
+                path, exc.line, "", "", Check.GLOSSARY_FILE, Severity.ERROR, exc.message
+            )
         )
         return None
 
 
 @dataclass(frozen=True)
-class _Page:
+class _CatalogUnderCheck:
     """One catalog under check: its file as reported, language, page and template."""
 
     path: str
@@ -307,9 +309,9 @@ class _Page:
 
     def finding(
         self, line: int, check: Check, message: str, severity: Severity | None = None
-    ) -> Finding:
+    ) -> TranslationFinding:
         level = severity or check.severity
-        return Finding(self.path, line, self.lang, self.page, check, level, message)
+        return TranslationFinding(self.path, line, self.lang, self.page, check, level, message)
 
 
 def _check_page(ctx: _Context, lang: Lang, page: str, path: Path | None) -> None:
@@ -323,7 +325,7 @@ def _check_page(ctx: _Context, lang: Lang, page: str, path: Path | None) -> None
         ctx.coverage.append(coverage)
         return
     ctx.catalogs += 1
-    where = _Page(ctx.relative(path), lang, page, template)
+    where = _CatalogUnderCheck(ctx.relative(path), lang, page, template)
     if page not in ctx.sources.pages:
         message = f"docs/{page}.md does not exist (any more): delete this catalog"
         ctx.findings.append(where.finding(1, Check.OUT_OF_DATE, message, severity=Severity.WARNING))
@@ -352,7 +354,9 @@ def _check_page(ctx: _Context, lang: Lang, page: str, path: Path | None) -> None
     ctx.coverage.append(PageCoverage(lang, page, expected, translated, fuzzy))
 
 
-def _check_entry(ctx: _Context, where: _Page, entry: Entry) -> Iterator[Finding]:
+def _check_entry(
+    ctx: _Context, where: _CatalogUnderCheck, entry: Entry
+) -> Iterator[TranslationFinding]:
     claim_id = ctx.sources.claim_at(where.page, entry.occurrences)
     message = Message(
         where.path,
@@ -390,7 +394,7 @@ def _forms(message: Message) -> list[Message]:
     return [dataclasses.replace(message, translation=form) for form in forms if form]
 
 
-def _run(checks: Iterable[EntryCheck], messages: list[Message]) -> Iterator[Finding]:
+def _run(checks: Iterable[EntryCheck], messages: list[Message]) -> Iterator[TranslationFinding]:
     for check_ in checks:
         for message in messages:
             yield from check_(message)

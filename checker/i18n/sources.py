@@ -25,7 +25,7 @@ Key = tuple[str | None, str]
 
 
 @dataclass(frozen=True)
-class Statement:
+class StatementSpan:
     """Where a claim's statement lies in its page."""
 
     claim_id: str
@@ -40,7 +40,7 @@ class Sources:
 
     docs: Path
     pages: tuple[str, ...]
-    statements: dict[str, tuple[Statement, ...]] = field(default_factory=dict)
+    statements: dict[str, tuple[StatementSpan, ...]] = field(default_factory=dict)
     #: The text of every code block of each page (fences that are not directives).
     code: dict[str, frozenset[str]] = field(default_factory=dict)
     #: Claims by id, for their vocabulary (empty when the claim modules are not loaded).
@@ -81,10 +81,12 @@ def page_names(docs: Path) -> tuple[str, ...]:
 def read_sources(docs: Path, claims: dict[str, Claim] | None = None) -> Sources:
     """Read the English pages under ``docs``."""
     pages = page_names(docs)
-    statements: dict[str, list[Statement]] = {}
+    statements: dict[str, list[StatementSpan]] = {}
     for claim_id, sites in claim_sites(docs).items():
         for site in sites:
-            statements.setdefault(site.docname, []).append(Statement(claim_id, site.line, site.end))
+            statements.setdefault(site.docname, []).append(
+                StatementSpan(claim_id, site.line, site.end)
+            )
     code = {}
     for page in pages:
         try:

@@ -13,7 +13,7 @@ from checker import versions as versions_mod
 from checker.cache import Cache
 from checker.registry import Registry
 from checker.report import Report
-from checker.runner import Limits, Runner
+from checker.runner import ProbeLimits, Runner
 from checker.text.sites import claim_sites
 from checker.typing import DEVICES, Device
 from checker.verdict import Status, Verdict
@@ -26,7 +26,7 @@ class VerifyOptions:
     strict: bool = False
     use_cache: bool = True
     jobs: int = 1
-    limits: Limits = field(default_factory=Limits)
+    limits: ProbeLimits = field(default_factory=ProbeLimits)
     project_root: Path = Path()
     docs_dir: Path = Path("docs")
 
@@ -76,8 +76,8 @@ def verify(registry: Registry, options: VerifyOptions) -> VerifyResult:
     return VerifyResult(report, 1 if failed else 0, runner.stats.ran, runner.stats.cached)
 
 
-def _recorded(root: Path) -> dict[str, record_mod.Record]:
-    found: dict[str, record_mod.Record] = {}
+def _recorded(root: Path) -> dict[str, record_mod.DeviceRecord]:
+    found: dict[str, record_mod.DeviceRecord] = {}
     for device in DEVICES:
         loaded = record_mod.load(record_mod.path_for(root, device))  # RecordError propagates
         if loaded is not None:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from checker.scan.document import Block
-from checker.scan.findings import Finding, Verdict
+from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.names import PLACEHOLDERS
 from checker.text import languages, reading
 
@@ -165,24 +165,24 @@ def findings(  # noqa: PLR0917
     torch_version: str,
     path: str,
     lang: str,
-) -> list[Finding]:
+) -> list[ScanFinding]:
     """The ``api`` findings of resolved references: one per name and line and verdict."""
-    found: dict[tuple[int, str, Verdict], Finding] = {}
+    found: dict[tuple[int, str, FindingVerdict], ScanFinding] = {}
     for ref in references:
         facts = resolved.get(ref.name)
         if facts is None:
             continue
 
-        def add(verdict: Verdict, evidence: str, ref: Reference = ref) -> None:
+        def add(verdict: FindingVerdict, evidence: str, ref: Reference = ref) -> None:
             key = (ref.line, ref.name, verdict)
             found.setdefault(
-                key, Finding(path, ref.line, lang, "api", verdict, ref.quote, evidence)
+                key, ScanFinding(path, ref.line, lang, "api", verdict, ref.quote, evidence)
             )
 
         if not facts["exists"]:
             if ref.where == "prose" and reading.negations(ref.quote, lang) > 0:  # type: ignore[arg-type]
                 continue  # "`torch.Variable` does not exist": the sentence says so itself
-            verdict = Verdict.CONTRADICTED if ref.where == "prose" else Verdict.BROKEN
+            verdict = FindingVerdict.CONTRADICTED if ref.where == "prose" else FindingVerdict.BROKEN
             add(
                 verdict, f"`{ref.name}` does not exist in torch {torch_version}: {facts['missing']}"
             )
@@ -191,13 +191,13 @@ def findings(  # noqa: PLR0917
             if ref.where == "prose" and _says_deprecated(ref.quote):
                 continue  # "`torch.cuda.amp.autocast` is deprecated": the sentence says so
             add(
-                Verdict.OUTDATED,
+                FindingVerdict.OUTDATED,
                 f"`{ref.name}` is deprecated in torch {torch_version}: {facts['deprecated']}",
             )
         problem = calls.get((ref.name, ref.line)) if ref.call else None
         if problem:
             add(
-                Verdict.BROKEN,
+                FindingVerdict.BROKEN,
                 f"the call to `{ref.name}` does not match its signature in torch "
                 f"{torch_version}: {problem}",
             )

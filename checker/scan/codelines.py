@@ -40,7 +40,7 @@ _JOINS_NEXT = re.compile(r"[A-Za-z0-9_)`'\"、,，]$")
 MIN_STATEMENTS = 2
 
 
-class Line(enum.Enum):
+class CodeLineKind(enum.Enum):
     BLANK = "blank"
     PROSE = "prose"
     STRONG = "strong"
@@ -60,20 +60,20 @@ def split_blocks(lines: list[str], first_line: int) -> list[Block]:
         end = _code_run_end(kinds, i)
         if end > i:
             run = _trim(kinds, i, end)
-            strong = sum(kinds[k] is Line.STRONG for k in range(*run))
+            strong = sum(kinds[k] is CodeLineKind.STRONG for k in range(*run))
             if strong >= MIN_STATEMENTS or (
                 strong == 1 and any(_certain(lines[k]) for k in range(*run))
             ):
-                prose.extend(k for k in range(i, run[0]) if kinds[k] is not Line.BLANK)
+                prose.extend(k for k in range(i, run[0]) if kinds[k] is not CodeLineKind.BLANK)
                 blocks.extend(_paragraphs(lines, prose, first_line))
                 prose = []
                 blocks.extend(_code(lines, part, first_line) for part in _split(lines, kinds, run))
-                prose.extend(k for k in range(run[1], end) if kinds[k] is not Line.BLANK)
+                prose.extend(k for k in range(run[1], end) if kinds[k] is not CodeLineKind.BLANK)
             else:
-                prose.extend(k for k in range(i, end) if kinds[k] is not Line.BLANK)
+                prose.extend(k for k in range(i, end) if kinds[k] is not CodeLineKind.BLANK)
             i = end
             continue
-        if kinds[i] is Line.BLANK:
+        if kinds[i] is CodeLineKind.BLANK:
             blocks.extend(_paragraphs(lines, prose, first_line))
             prose = []
         else:
@@ -136,24 +136,24 @@ def _certain(line: str) -> bool:
     return isinstance(call, ast.Call) and bool(call.args or call.keywords)
 
 
-def classify(lines: list[str]) -> list[Line]:
-    kinds: list[Line] = []
+def classify(lines: list[str]) -> list[CodeLineKind]:
+    kinds: list[CodeLineKind] = []
     open_quote: str | None = None
     depth = 0
     for raw in lines:
         stripped = raw.strip()
         if open_quote is not None:
-            kinds.append(Line.CONTINUED)
+            kinds.append(CodeLineKind.CONTINUED)
             if stripped.count(open_quote) % 2 == 1:
                 open_quote = None
             continue
         if depth > 0 and stripped:
-            kinds.append(Line.CONTINUED)
+            kinds.append(CodeLineKind.CONTINUED)
             depth = max(0, depth + _bracket_balance(stripped))
             continue
         kind = line_kind(stripped)
         kinds.append(kind)
-        if kind in (Line.STRONG, Line.WEAK):
+        if kind in (CodeLineKind.STRONG, CodeLineKind.WEAK):
             open_quote = _opens_string(stripped)
             if open_quote is None:
                 depth = max(0, _bracket_balance(stripped))
@@ -166,55 +166,55 @@ def classify(lines: list[str]) -> list[Line]:
 _LONE = re.compile(r"^[A-Za-z_][\w.]*(?:\(\))?$|^[A-Za-z_]\w*=\w+$")
 
 
-def _headings(lines: list[str], kinds: list[Line]) -> list[Line]:
+def _headings(lines: list[str], kinds: list[CodeLineKind]) -> list[CodeLineKind]:
     """Lone names that are prose: a heading the next sentence repeats (``detach()`` before
     "detach() returns ..."), or a word between two prose lines."""
 
     def neighbour(index: int, step: int) -> int | None:
         index += step
-        while 0 <= index < len(kinds) and kinds[index] is Line.BLANK:
+        while 0 <= index < len(kinds) and kinds[index] is CodeLineKind.BLANK:
             index += step
         return index if 0 <= index < len(kinds) else None
 
     found = list(kinds)
     for index, kind in enumerate(kinds):
         stripped = lines[index].strip()
-        if kind not in (Line.STRONG, Line.WEAK) or not _LONE.match(stripped):
+        if kind not in (CodeLineKind.STRONG, CodeLineKind.WEAK) or not _LONE.match(stripped):
             continue
         after, before = neighbour(index, 1), neighbour(index, -1)
         name = stripped.removesuffix("()").split("=")[0].rsplit(".", 1)[-1]
-        repeated = after is not None and kinds[after] is Line.PROSE and name in lines[after]
-        between = all(i is None or kinds[i] is Line.PROSE for i in (before, after))
+        repeated = after is not None and kinds[after] is CodeLineKind.PROSE and name in lines[after]
+        between = all(i is None or kinds[i] is CodeLineKind.PROSE for i in (before, after))
         if repeated or between:
-            found[index] = Line.PROSE
+            found[index] = CodeLineKind.PROSE
     return found
 
 
-def line_kind(stripped: str) -> Line:  # noqa: PLR0911  one rule per return
+def line_kind(stripped: str) -> CodeLineKind:  # noqa: PLR0911  one rule per return
     if not stripped:
-        return Line.BLANK
+        return CodeLineKind.BLANK
     if stripped.startswith("#"):
-        return Line.COMMENT
+        return CodeLineKind.COMMENT
     if _BULLET.match(stripped):
-        return Line.PROSE
+        return CodeLineKind.PROSE
     code = _without_comment(stripped).rstrip()
     if not code or not _ascii_outside_strings(code):
-        return Line.PROSE
+        return CodeLineKind.PROSE
     if _opens_string(code) is not None:
-        return Line.STRONG
+        return CodeLineKind.STRONG
     if _HEADER.match(code) or _BARE_CLAUSE.match(code):
         if _BARE_CLAUSE.match(code) or _parses(code + "\n    pass"):
-            return Line.STRONG
-        return Line.PROSE
+            return CodeLineKind.STRONG
+        return CodeLineKind.PROSE
     if _DECORATOR.match(code):
-        return Line.STRONG
+        return CodeLineKind.STRONG
     if _bracket_balance(code) > 0 and re.match(r"^[\w.\[\], ]+(?:=|\()", code):
-        return Line.STRONG  # a call or assignment continued on the next lines
+        return CodeLineKind.STRONG  # a call or assignment continued on the next lines
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
-        return Line.PROSE
-    return Line.WEAK if _is_weak(tree) else Line.STRONG
+        return CodeLineKind.PROSE
+    return CodeLineKind.WEAK if _is_weak(tree) else CodeLineKind.STRONG
 
 
 def _is_weak(tree: ast.Module) -> bool:
@@ -264,10 +264,16 @@ def _bracket_balance(code: str) -> int:
     return sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
 
 
-def _code_run_end(kinds: list[Line], start: int) -> int:
+def _code_run_end(kinds: list[CodeLineKind], start: int) -> int:
     """End (exclusive) of the run of code-like lines starting at ``start``, or ``start``."""
-    codeish = (Line.STRONG, Line.WEAK, Line.COMMENT, Line.CONTINUED, Line.BLANK)
-    if kinds[start] not in (Line.STRONG, Line.WEAK, Line.COMMENT):
+    codeish = (
+        CodeLineKind.STRONG,
+        CodeLineKind.WEAK,
+        CodeLineKind.COMMENT,
+        CodeLineKind.CONTINUED,
+        CodeLineKind.BLANK,
+    )
+    if kinds[start] not in (CodeLineKind.STRONG, CodeLineKind.WEAK, CodeLineKind.COMMENT):
         return start
     end = start
     while end < len(kinds) and kinds[end] in codeish:
@@ -275,21 +281,23 @@ def _code_run_end(kinds: list[Line], start: int) -> int:
     return end
 
 
-def _trim(kinds: list[Line], start: int, end: int) -> tuple[int, int]:
+def _trim(kinds: list[CodeLineKind], start: int, end: int) -> tuple[int, int]:
     """Drop leading weak lines (headings), leading comments without code, trailing blanks."""
-    while start < end and kinds[start] in (Line.WEAK, Line.BLANK):
+    while start < end and kinds[start] in (CodeLineKind.WEAK, CodeLineKind.BLANK):
         start += 1
-    while end > start and kinds[end - 1] is Line.BLANK:
+    while end > start and kinds[end - 1] is CodeLineKind.BLANK:
         end -= 1
     return start, end
 
 
-def _split(lines: list[str], kinds: list[Line], run: tuple[int, int]) -> list[tuple[int, int]]:
+def _split(
+    lines: list[str], kinds: list[CodeLineKind], run: tuple[int, int]
+) -> list[tuple[int, int]]:
     """Split a run where an ``import`` follows other statements: a new example starts there."""
     parts: list[tuple[int, int]] = []
     start, seen_other = run[0], False
     for k in range(*run):
-        if kinds[k] is not Line.STRONG:
+        if kinds[k] is not CodeLineKind.STRONG:
             continue
         is_import = _IMPORT.match(lines[k].strip()) is not None
         if is_import and seen_other:
@@ -334,7 +342,7 @@ def _continues(previous: str, line: str) -> bool:
     """Whether ``line`` continues the sentence of ``previous``, a line ending mid-sentence:
     after a line of code (an API name standing on its own line), a line that repeats the
     name starts a new sentence (the name was its heading)."""
-    if line_kind(previous) not in (Line.STRONG, Line.WEAK):
+    if line_kind(previous) not in (CodeLineKind.STRONG, CodeLineKind.WEAK):
         return True
     return not line.startswith(previous.removesuffix("()"))
 

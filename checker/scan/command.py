@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from checker.registry import RegistryError
     from checker.scan.report import RENDERERS
     from checker.scan.run import ScanOptions, scan
-    from checker.scan.sandbox import Limits
+    from checker.scan.sandbox import SnippetLimits
     from checker.typing import DEVICES
 
     missing = [str(p) for p in args.paths if not p.exists()]
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     options = ScanOptions(
         lang=args.lang,
         devices=DEVICES if args.device == "all" else (args.device,),
-        limits=Limits(timeout_s=args.timeout, memory_bytes=int(args.memory_limit * 1024**3)),
+        limits=SnippetLimits(timeout_s=args.timeout, memory_bytes=int(args.memory_limit * 1024**3)),
         run_code=not args.no_run,
         use_cache=not args.no_cache,
         project_root=args.root,

@@ -23,10 +23,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from checker.scan.findings import Finding, ScanResult, Verdict
+from checker.scan.findings import FindingVerdict, ScanFinding, ScanResult
 
 #: Verdicts that claim something is wrong: each must be an expected error.
-ALARMS = (Verdict.CONTRADICTED, Verdict.BROKEN, Verdict.OUTDATED)
+ALARMS = (FindingVerdict.CONTRADICTED, FindingVerdict.BROKEN, FindingVerdict.OUTDATED)
 _KINDS = ("claim", "snippet", "api")
 _SAME_LINE_KINDS = {"api", "snippet"}
 
@@ -40,7 +40,7 @@ class Expected:
     article: str
     line: int
     kind: str
-    verdict: Verdict
+    verdict: FindingVerdict
     cls: str
     why: str
 
@@ -50,7 +50,7 @@ class Ok:
     article: str
     line: int
     why: str
-    verdict: Verdict | None = None
+    verdict: FindingVerdict | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class Score:
     #: (lang, class) -> (found, expected).
     recall: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
     missed: tuple[Expected, ...] = ()
-    false_alarms: tuple[Finding, ...] = ()
+    false_alarms: tuple[ScanFinding, ...] = ()
     #: ``ok`` entries whose required verdict was not given.
     ok_missed: tuple[Ok, ...] = ()
 
@@ -108,7 +108,7 @@ def load(article: Path) -> Answers:
                 str(article),
                 int(e["line"]),
                 _kind(e["kind"]),
-                Verdict(e["verdict"]),
+                FindingVerdict(e["verdict"]),
                 str(e.get("class", "")),
                 str(e.get("why", "")),
             )
@@ -119,7 +119,7 @@ def load(article: Path) -> Answers:
                 str(article),
                 int(o["line"]),
                 str(o.get("why", "")),
-                Verdict(o["verdict"]) if "verdict" in o else None,
+                FindingVerdict(o["verdict"]) if "verdict" in o else None,
             )
             for o in data.get("ok", [])
         )
@@ -134,19 +134,19 @@ def _kind(kind: str) -> str:
     return kind
 
 
-def _matches(finding: Finding, expected: Expected) -> bool:
+def _matches(finding: ScanFinding, expected: Expected) -> bool:
     same_kind = finding.kind == expected.kind or {finding.kind, expected.kind} <= _SAME_LINE_KINDS
     return finding.line == expected.line and finding.verdict is expected.verdict and same_kind
 
 
 def score(result: ScanResult, answers: list[Answers]) -> Score:
-    by_article: dict[str, list[Finding]] = {}
+    by_article: dict[str, list[ScanFinding]] = {}
     for finding in result.findings:
         by_article.setdefault(str(Path(finding.path)), []).append(finding)
     found: Counter[tuple[str, str]] = Counter()
     total: Counter[tuple[str, str]] = Counter()
     missed: list[Expected] = []
-    alarms: list[Finding] = []
+    alarms: list[ScanFinding] = []
     ok_missed: list[Ok] = []
     for answer in answers:
         findings = by_article.get(str(answer.article), [])

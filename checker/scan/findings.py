@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-class Verdict(enum.Enum):
+class FindingVerdict(enum.Enum):
     #: The article says the opposite of what was measured, or prints other than it shows.
     CONTRADICTED = "contradicted"
     #: The article agrees with what was measured, or its snippet prints what it shows.
@@ -30,17 +30,17 @@ class Verdict(enum.Enum):
 
 
 #: Verdicts that make ``scan`` exit with status 1.
-FAILING = (Verdict.CONTRADICTED, Verdict.BROKEN)
+FAILING = (FindingVerdict.CONTRADICTED, FindingVerdict.BROKEN)
 
 
 @dataclass(frozen=True)
-class Finding:
+class ScanFinding:
     path: str
     #: 1-based line in the article.
     line: int
     lang: str
     kind: str  # "claim" | "snippet" | "api"
-    verdict: Verdict
+    verdict: FindingVerdict
     #: The statement (a sentence) or the snippet's first lines, as the article has them.
     quote: str
     #: What was measured or what happened, in one paragraph.
@@ -63,7 +63,7 @@ class FileError:
 
 @dataclass(frozen=True)
 class ScanResult:
-    findings: tuple[Finding, ...]
+    findings: tuple[ScanFinding, ...]
     errors: tuple[FileError, ...] = ()
     #: The sandbox's measures, as last reported (name -> value).
     sandbox: Mapping[str, Any] = field(default_factory=dict)
@@ -75,7 +75,7 @@ class ScanResult:
 
     def summary(self) -> dict[str, int]:
         counts = Counter(f.verdict.value for f in self.findings)
-        summary = {v.value: counts.get(v.value, 0) for v in Verdict}
+        summary = {v.value: counts.get(v.value, 0) for v in FindingVerdict}
         summary["files-with-errors"] = len({e.path for e in self.errors})
         return summary
 

@@ -55,7 +55,7 @@ class Expectation:
 
 
 @dataclass(frozen=True)
-class Statement:
+class ProgramStatement:
     #: 1-based first and last source lines.
     start: int
     end: int
@@ -134,8 +134,8 @@ def _ipython_as_doctest(raw: list[str]) -> list[str]:
     return converted
 
 
-def statements(tree: ast.Module) -> list[Statement]:
-    return [Statement(node.lineno, node.end_lineno or node.lineno) for node in tree.body]
+def statements(tree: ast.Module) -> list[ProgramStatement]:
+    return [ProgramStatement(node.lineno, node.end_lineno or node.lineno) for node in tree.body]
 
 
 def expectations(
@@ -172,7 +172,7 @@ def expectations(
 
 def _ranged(
     program: Program,
-    stmts: list[Statement],
+    stmts: list[ProgramStatement],
     marks: list[tuple[int, str, str, int]],
 ) -> list[Expectation]:
     """Each mark covers the statements that end before it and after the previous mark; it is
@@ -191,7 +191,9 @@ def _ranged(
     return found
 
 
-def _comments(program: Program, stmts: list[Statement], source: list[str]) -> list[Expectation]:
+def _comments(
+    program: Program, stmts: list[ProgramStatement], source: list[str]
+) -> list[Expectation]:
     comments = _comment_tokens(program.source)
     try:
         body = ast.parse(program.source).body
@@ -303,6 +305,6 @@ def _comment_tokens(source: str) -> dict[int, str]:
     return found
 
 
-def _varies(program: Program, stmts: list[Statement], first: int, last: int) -> bool:
+def _varies(program: Program, stmts: list[ProgramStatement], first: int, last: int) -> bool:
     lines = program.source.split("\n")[stmts[first].start - 1 : stmts[last].end]
     return any(_VARYING.search(line) and not _COMPARED.search(line) for line in lines)

@@ -12,15 +12,15 @@ from collections.abc import Callable
 
 from checker.report.github import annotation
 from checker.report.plain_text import plain, plain_document
-from checker.scan.findings import FAILING, ScanResult, Verdict
+from checker.scan.findings import FAILING, FindingVerdict, ScanResult
 
 _MARK = {
-    Verdict.CONTRADICTED: "✗",
-    Verdict.BROKEN: "✗",
-    Verdict.SUPPORTED: "✓",
-    Verdict.NEEDS_CUDA: "·",
-    Verdict.OUTDATED: "~",
-    Verdict.UNVERIFIED: "?",
+    FindingVerdict.CONTRADICTED: "✗",
+    FindingVerdict.BROKEN: "✗",
+    FindingVerdict.SUPPORTED: "✓",
+    FindingVerdict.NEEDS_CUDA: "·",
+    FindingVerdict.OUTDATED: "~",
+    FindingVerdict.UNVERIFIED: "?",
 }
 
 
@@ -44,7 +44,7 @@ def render_text(result: ScanResult) -> str:
     counts = result.summary()
     lines.append(
         "scan: "
-        + ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict)
+        + ", ".join(f"{counts[v.value]} {v.value}" for v in FindingVerdict)
         + f"; {counts['files-with-errors']} file(s) with errors"
     )
     if result.absent:
@@ -95,9 +95,9 @@ def render_github(result: ScanResult) -> str:
     for f in result.findings:
         if f.verdict in FAILING:
             level = "error"
-        elif f.verdict is Verdict.OUTDATED:
+        elif f.verdict is FindingVerdict.OUTDATED:
             level = "warning"
-        elif f.verdict is Verdict.NEEDS_CUDA:
+        elif f.verdict is FindingVerdict.NEEDS_CUDA:
             level = "notice"
         else:
             continue
@@ -107,7 +107,9 @@ def render_github(result: ScanResult) -> str:
     for e in result.errors:
         lines.append(annotation("error", e.message, path=e.path, line=e.line))
     counts = result.summary()
-    lines.append("checker scan: " + ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict))
+    lines.append(
+        "checker scan: " + ", ".join(f"{counts[v.value]} {v.value}" for v in FindingVerdict)
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -18,15 +18,14 @@ from checker.runner import Runner
 from checker.scan import api, snippets, statements
 from checker.scan import history as history_mod
 from checker.scan.document import BlockKind, Document, ReadError
-from checker.scan.findings import FileError, Finding, ScanResult
-from checker.scan.findings import Verdict as FindingVerdict
+from checker.scan.findings import FileError, FindingVerdict, ScanFinding, ScanResult
 from checker.scan.readers import FORMATS, read
-from checker.scan.sandbox import Limits, Sandbox
+from checker.scan.sandbox import Sandbox, SnippetLimits
 from checker.text import languages
 from checker.text.links import anchor, language_url
 from checker.text.sites import claim_sites
 from checker.typing import DEVICES, Device
-from checker.verdict import Verdict as ClaimVerdict
+from checker.verdict import Verdict
 
 #: Suffixes read when a folder is given.
 SCANNED = (*FORMATS, ".txt")
@@ -36,7 +35,7 @@ SCANNED = (*FORMATS, ".txt")
 class ScanOptions:
     lang: str = "auto"
     devices: tuple[Device, ...] = DEVICES
-    limits: Limits = field(default_factory=Limits)
+    limits: SnippetLimits = field(default_factory=SnippetLimits)
     #: Run the snippets (off: judge the prose only).
     run_code: bool = True
     use_cache: bool = True
@@ -83,7 +82,7 @@ def scan(paths: Sequence[Path], registry: Registry, options: ScanOptions) -> Sca
     verdicts = _claim_verdicts(registry, options, mentioned)
     history = history_mod.load(options.project_root)
     link = _linker(options)
-    findings: list[Finding] = [
+    findings: list[ScanFinding] = [
         statements.confirmed_in_source(
             statements.judge(mention, str(document.path), verdicts, link, history),
             mention,
@@ -109,7 +108,7 @@ def scan(paths: Sequence[Path], registry: Registry, options: ScanOptions) -> Sca
     )
 
 
-def _mentions(document: Document, lang: str, claims: list[Any]) -> list[statements.Mention]:
+def _mentions(document: Document, lang: str, claims: list[Any]) -> list[statements.SentenceMention]:
     """Statements of the article's prose and of its code comments, in article order, each
     read with the topic the article was on."""
     topic = statements.Topic()
@@ -140,11 +139,11 @@ def _language(document: Document, requested: str) -> str:
 
 def _claim_verdicts(
     registry: Registry, options: ScanOptions, mentioned: list[tuple[Document, Any]]
-) -> dict[str, list[ClaimVerdict]]:
+) -> dict[str, list[Verdict]]:
     needed = {m.mention.claim.id: m.mention.claim for _, m in mentioned if m.mention is not None}
     if not needed:
         return {}
-    recorded: dict[str, record_mod.Record] = {}
+    recorded: dict[str, record_mod.DeviceRecord] = {}
     for device in DEVICES:
         loaded = record_mod.load(record_mod.path_for(options.project_root, device))
         if loaded is not None:
@@ -158,7 +157,7 @@ def _claim_verdicts(
         results = runner.run(needed.values(), options.devices)
     finally:
         runner.close()
-    grouped: dict[str, list[ClaimVerdict]] = {}
+    grouped: dict[str, list[Verdict]] = {}
     for verdict in results:
         grouped.setdefault(verdict.claim.id, []).append(verdict)
     return grouped
@@ -181,7 +180,7 @@ def _code_findings(
     options: ScanOptions,
     measures: dict[str, Any],
     code_seconds: dict[str, float],
-) -> list[Finding]:
+) -> list[ScanFinding]:
     """Snippet findings (when code runs) and API findings, with one sandbox for the scan."""
     prepared = {id(d): _prepare(d) for d, _ in documents}
     references = {id(d): _references(d, prepared[id(d)]) for d, _ in documents}
@@ -189,11 +188,11 @@ def _code_findings(
         return []
     sandbox = options.sandbox or Sandbox(options.limits)
     cuda = devices_mod.presence("cuda").present and "cuda" in options.devices
-    found: list[Finding] = []
+    found: list[ScanFinding] = []
     try:
         resolved = _resolve(sandbox, [r for refs in references.values() for r in refs])
         for document, lang in documents:
-            snippet_findings: list[Finding] = []
+            snippet_findings: list[ScanFinding] = []
             if options.run_code:
                 snippet_findings, seconds = _run_article(
                     document, lang, prepared[id(document)], options, sandbox, cuda, measures
@@ -303,7 +302,7 @@ def _run_article(  # noqa: PLR0917
     sandbox: Sandbox,
     cuda: bool,
     measures: dict[str, Any],
-) -> tuple[list[Finding], float]:
+) -> tuple[list[ScanFinding], float]:
     """Run one article's snippets in order in one session and judge each; also the seconds
     the article's own code ran."""
     runnable = [p for p in prepared if p.program is not None]

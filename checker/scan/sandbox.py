@@ -5,7 +5,7 @@
 job (one namespace, in order, as a notebook runs) with a memory limit and a deadline per
 snippet. Each job gets a throw-away folder, removed afterwards whatever the snippets did. When
 a snippet is stopped (a deadline, a crash), the namespace is lost: the snippets after it run
-in a new job, and their outcomes say so (:attr:`Outcome.fresh`).
+in a new job, and their outcomes say so (:attr:`SnippetOutcome.fresh`).
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from checker.pool import Job, Pool
+from checker.pool import Pool, WorkerJob
 
 HANDLER = "checker.scan.sandbox_child:run_session"
 
 
 @dataclass(frozen=True)
-class Limits:
+class SnippetLimits:
     """Bounds on one snippet."""
 
     timeout_s: float = 20.0
@@ -55,7 +55,7 @@ class Error:
 
 
 @dataclass(frozen=True)
-class Program:
+class SandboxProgram:
     """One snippet as the sandbox runs it."""
 
     source: str
@@ -75,7 +75,7 @@ class Program:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class SnippetOutcome:
     """How a snippet ran."""
 
     #: What each top-level statement printed, for the statements that ran.
@@ -102,26 +102,26 @@ class Outcome:
 class Sandbox:
     """Runs snippets; reuse one for a whole scan (starting it imports torch once)."""
 
-    limits: Limits = field(default_factory=Limits)
+    limits: SnippetLimits = field(default_factory=SnippetLimits)
     _pool: Pool | None = field(default=None, init=False, repr=False)
 
-    def run(self, source: str, mode: str = "exec", gpu: bool = False) -> Outcome:
+    def run(self, source: str, mode: str = "exec", gpu: bool = False) -> SnippetOutcome:
         """Run one snippet on its own, confined."""
-        return self.run_session([Program(source, mode, gpu=gpu)])[0]
+        return self.run_session([SandboxProgram(source, mode, gpu=gpu)])[0]
 
     def run_session(
-        self, programs: Sequence[Program], progress: Callable[[int], None] | None = None
-    ) -> list[Outcome]:
+        self, programs: Sequence[SandboxProgram], progress: Callable[[int], None] | None = None
+    ) -> list[SnippetOutcome]:
         """Run ``programs`` in order in one namespace; one outcome per program. A program
         that is stopped ends the session; the rest run in a new one, marked ``fresh``.
         ``progress`` is called with the number of programs that ran, as they run."""
-        outcomes: list[Outcome] = []
+        outcomes: list[SnippetOutcome] = []
         fresh = False
         while len(outcomes) < len(programs):
             rest = programs[len(outcomes) :]
             ran = self._run_job(rest, _offset(progress, len(outcomes)))
             if not ran:  # the sandbox failed before the first program reported
-                outcomes.append(Outcome(failure="the sandbox failed", fresh=fresh))
+                outcomes.append(SnippetOutcome(failure="the sandbox failed", fresh=fresh))
                 fresh = True
                 continue
             outcomes.extend(
@@ -133,8 +133,8 @@ class Sandbox:
         return outcomes
 
     def _run_job(
-        self, programs: Sequence[Program], progress: Callable[[int], None] | None = None
-    ) -> list[Outcome]:
+        self, programs: Sequence[SandboxProgram], progress: Callable[[int], None] | None = None
+    ) -> list[SnippetOutcome]:
         root = Path(tempfile.mkdtemp(prefix="checker-scan-"))
         root.chmod(0o711)  # the snippet (nobody) passes through to work/, lists nothing
         (root / "work").mkdir()
@@ -146,7 +146,7 @@ class Sandbox:
         counted.write_text("")
         watcher = _ProgressWatcher(counted, progress) if progress else None
         try:
-            job = Job(
+            job = WorkerJob(
                 handler=HANDLER,
                 args={
                     "programs": [
@@ -184,7 +184,7 @@ class Sandbox:
             counted.unlink(missing_ok=True)
         duration = time.monotonic() - started
         if result.failure is not None:
-            failed = Outcome(
+            failed = SnippetOutcome(
                 failure=result.failure, timed_out=result.timed_out, duration_s=duration
             )
             return [failed]
@@ -201,7 +201,9 @@ class Sandbox:
         """Run ``handler(args)`` (``module:function``) in a child of the fork server, without
         confinement: for code of ours that needs torch, never for an article's code. Raises
         ``RuntimeError`` when it fails."""
-        result = self._worker_pool().run([Job(handler=handler, args=args, timeout_s=timeout_s)])
+        result = self._worker_pool().run(
+            [WorkerJob(handler=handler, args=args, timeout_s=timeout_s)]
+        )
         if result[0].failure is not None:
             raise RuntimeError(result[0].failure)
         return result[0].result
@@ -250,13 +252,13 @@ class _ProgressWatcher:
         self._thread.join()
 
 
-def _outcomes(report: dict[str, Any], duration: float) -> list[Outcome]:
+def _outcomes(report: dict[str, Any], duration: float) -> list[SnippetOutcome]:
     measures = dict(report.get("measures", {}))
     found = []
     for program in report.get("programs", []):
         error = program.get("error")
         found.append(
-            Outcome(
+            SnippetOutcome(
                 outputs=tuple(program.get("outputs", [])),
                 error=Error(
                     error["type"], error["message"], int(error["line"]), error.get("cause", "")
@@ -274,7 +276,7 @@ def _outcomes(report: dict[str, Any], duration: float) -> list[Outcome]:
     if stopped is not None:
         ran = sum(o.seconds for o in found)
         found.append(
-            Outcome(
+            SnippetOutcome(
                 signal=stopped.get("signal"),
                 timed_out=bool(stopped.get("timed_out")),
                 measures=measures,

@@ -37,12 +37,11 @@ from dataclasses import dataclass
 
 from checker.scan import compare, names
 from checker.scan.document import Block
-from checker.scan.findings import Finding, Verdict
+from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.indent import repair
 from checker.scan.program import Expectation, Program, expectations, from_block
 from checker.scan.readers.notebook import NOTEBOOK
-from checker.scan.sandbox import Outcome
-from checker.scan.sandbox import Program as SandboxProgram
+from checker.scan.sandbox import SandboxProgram, SnippetOutcome
 from checker.scan.typography import restore
 from checker.scan.values import same_value
 
@@ -197,13 +196,13 @@ class Session:
 
 
 def judge(
-    prepared: Prepared, outcome: Outcome | None, context: Context, session: Session
-) -> Finding:
+    prepared: Prepared, outcome: SnippetOutcome | None, context: Context, session: Session
+) -> ScanFinding:
     """The one finding of a prepared snippet, from how it ran (``None``: it did not run)."""
     code = prepared.block
 
-    def finding(verdict: Verdict, line: int, evidence: str) -> Finding:
-        return Finding(
+    def finding(verdict: FindingVerdict, line: int, evidence: str) -> ScanFinding:
+        return ScanFinding(
             context.path,
             line,
             context.lang,
@@ -218,12 +217,12 @@ def judge(
         line, description = prepared.compile_error
         if prepared.repaired:
             return finding(
-                Verdict.BROKEN,
+                FindingVerdict.BROKEN,
                 line,
                 f"as published: {prepared.published}; with {prepared.repair} it still "
                 f"does not compile: {description}",
             )
-        return finding(Verdict.BROKEN, line, f"as published: {description}")
+        return finding(FindingVerdict.BROKEN, line, f"as published: {description}")
     assert prepared.program is not None and outcome is not None
     verdict, where, evidence = _verdict(prepared, outcome, context, session)
     if outcome.supplied:
@@ -232,34 +231,38 @@ def judge(
     if not prepared.repaired:
         return finding(verdict, where or code.line, evidence)
     return finding(
-        Verdict.BROKEN,
+        FindingVerdict.BROKEN,
         prepared.published_line,
         f"as published: {prepared.published}; with {prepared.repair}: {verdict.value}, {evidence}",
     )
 
 
 def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
-    prepared: Prepared, outcome: Outcome, context: Context, session: Session
-) -> tuple[Verdict, int | None, str]:
+    prepared: Prepared, outcome: SnippetOutcome, context: Context, session: Session
+) -> tuple[FindingVerdict, int | None, str]:
     program = prepared.program
     assert program is not None
     uses_cuda = bool(_CUDA.search(program.source)) and not context.cuda_present
     if outcome.timed_out:
         return (
-            Verdict.UNVERIFIED,
+            FindingVerdict.UNVERIFIED,
             None,
             f"{EXCEEDED}time limit ({context.timeout_s:g} s per snippet; raise it with --timeout)",
         )
     if outcome.failure is not None:
-        return Verdict.UNVERIFIED, None, f"the sandbox failed: {outcome.failure}"
+        return FindingVerdict.UNVERIFIED, None, f"the sandbox failed: {outcome.failure}"
     if outcome.signal in ("SIGKILL", "SIGXCPU"):
         return (
-            Verdict.UNVERIFIED,
+            FindingVerdict.UNVERIFIED,
             None,
             f"{EXCEEDED}CPU time limit ({outcome.signal}; raise it with --timeout)",
         )
     if outcome.signal:
-        return Verdict.BROKEN, None, f"the process crashed with {_signal_name(outcome.signal)}"
+        return (
+            FindingVerdict.BROKEN,
+            None,
+            f"the process crashed with {_signal_name(outcome.signal)}",
+        )
     if outcome.error is not None:
         error = outcome.error
         line = program.article_line(error.line)
@@ -267,21 +270,25 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
         if error.cause == "memory":
             gib = f"{context.memory_bytes / 1024**3:g} GiB" if context.memory_bytes else ""
             return (
-                Verdict.UNVERIFIED,
+                FindingVerdict.UNVERIFIED,
                 line,
                 f"{EXCEEDED}memory limit ({gib + ', ' if gib else ''}{text}, line {line}; "
                 "raise it with --memory-limit)",
             )
         if error.cause == "network":
             return (
-                Verdict.UNVERIFIED,
+                FindingVerdict.UNVERIFIED,
                 line,
                 f"needs the network, which the sandbox refuses ({text}, line {line})",
             )
         if error.cause:
-            return Verdict.BROKEN, line, f"{STOPPED}{_STOPPED[error.cause]} ({text}, line {line})"
+            return (
+                FindingVerdict.BROKEN,
+                line,
+                f"{STOPPED}{_STOPPED[error.cause]} ({text}, line {line})",
+            )
         if uses_cuda and _CUDA_ERROR.search(text):
-            return Verdict.NEEDS_CUDA, line, f"{text} (line {line}): it needs a CUDA device"
+            return FindingVerdict.NEEDS_CUDA, line, f"{text} (line {line}): it needs a CUDA device"
         missing = _NAME_ERROR.search(error.message) if error.type == "NameError" else None
         if missing is not None:
             judged = _name_error(missing.group(1), prepared, outcome, session, text, line)
@@ -298,17 +305,25 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
         if shown is not None:  # the output shown under the code is this traceback (a notebook's)
             raised = f"Traceback (most recent call last):\n{text}"
             if compare.matches(shown.text, raised):
-                return Verdict.SUPPORTED, None, f"raises {text} (line {line}), as the article shows"
+                return (
+                    FindingVerdict.SUPPORTED,
+                    None,
+                    f"raises {text} (line {line}), as the article shows",
+                )
             return (
-                Verdict.CONTRADICTED,
+                FindingVerdict.CONTRADICTED,
                 shown.line,
                 f"line {shown.line}: the article shows {compare.brief(shown.text)!r}, the run "
                 f"raised {text!r} (line {line})",
             )
-        return Verdict.BROKEN, line, f"raises {text} (line {line})"
+        return FindingVerdict.BROKEN, line, f"raises {text} (line {line})"
     if not prepared.expected:
         note = "; it uses CUDA, absent here" if uses_cuda else ""
-        return Verdict.UNVERIFIED, None, f"runs; the article shows no output to compare{note}"
+        return (
+            FindingVerdict.UNVERIFIED,
+            None,
+            f"runs; the article shows no output to compare{note}",
+        )
     differences: list[tuple[int, str]] = []
     for expected in prepared.expected:
         expectation = expected
@@ -340,12 +355,16 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
             )
     count = len(prepared.expected)
     if differences:  # one finding for the snippet, every difference in its evidence
-        verdict = Verdict.NEEDS_CUDA if uses_cuda else Verdict.CONTRADICTED
+        verdict = FindingVerdict.NEEDS_CUDA if uses_cuda else FindingVerdict.CONTRADICTED
         evidence = "; ".join(text for _, text in differences)
         if len(differences) > 1:
             evidence += f" ({len(differences)} of {count} outputs differ)"
         return verdict, differences[0][0], evidence
-    return Verdict.SUPPORTED, None, f"prints what the article shows ({count} output(s) compared)"
+    return (
+        FindingVerdict.SUPPORTED,
+        None,
+        f"prints what the article shows ({count} output(s) compared)",
+    )
 
 
 def _first_difference(expectation: Expectation, got: str) -> tuple[int, str, str]:
@@ -360,8 +379,8 @@ def _first_difference(expectation: Expectation, got: str) -> tuple[int, str, str
 
 
 def _name_error(  # noqa: PLR0917
-    name: str, prepared: Prepared, outcome: Outcome, session: Session, text: str, line: int
-) -> tuple[Verdict, int | None, str] | None:
+    name: str, prepared: Prepared, outcome: SnippetOutcome, session: Session, text: str, line: int
+) -> tuple[FindingVerdict, int | None, str] | None:
     """The verdict of a ``NameError`` that is not the snippet's fault, or ``None``."""
     if name in session.earlier:
         lost = (
@@ -370,14 +389,14 @@ def _name_error(  # noqa: PLR0917
             else ("it did not run to the end")
         )
         return (
-            Verdict.UNVERIFIED,
+            FindingVerdict.UNVERIFIED,
             line,
             f"raises {text} (line {line}): the snippet at line {session.earlier[name]} defines "
             f"it, but {lost}",
         )
     if name not in session.anywhere and (name in names.PLACEHOLDERS or prepared.expressions_only):
         return (
-            Verdict.UNVERIFIED,
+            FindingVerdict.UNVERIFIED,
             line,
             f"a placeholder: `{name}` (line {line}) stands for a value the article never "
             "defines; the snippet is documentation, not a program",

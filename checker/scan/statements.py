@@ -28,26 +28,25 @@ from checker.evidence import Outcome
 from checker.report import evidence_summary
 from checker.scan import order, table
 from checker.scan.document import Block, BlockKind
-from checker.scan.findings import Finding, Verdict
+from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.history import History
 from checker.scan.values import stated_value
 from checker.text import languages, reading
 from checker.typing import Lang
-from checker.verdict import Status
-from checker.verdict import Verdict as ClaimVerdict
+from checker.verdict import Status, Verdict
 
 _TORCH_NAME = re.compile(r"\btorch\.[A-Za-z_][\w.]*")
 
 
 @dataclass(frozen=True)
-class Mention:
+class SentenceMention:
     block: Block
     line: int
     #: The sentence as it is read: a demonstrative subject ("this context manager")
     #: replaced by what it refers to.
     sentence: str
     lang: str
-    mention: reading.Mention | None
+    mention: reading.ClaimMention | None
     #: The sentence as the article has it ("" when it is :attr:`sentence`).
     original: str = ""
     #: The language the sentence is written in, when it is not the article's (an English
@@ -70,10 +69,10 @@ class Topic:
 
 def mentions_in(
     block: Block, lang: str, claims: Sequence[Claim], topic: Topic | None = None
-) -> list[Mention]:
+) -> list[SentenceMention]:
     """The sentences of a prose block that mention a claim or name an API. ``topic``: what the
     article talked about before this block, updated as the block names APIs."""
-    found: list[Mention] = []
+    found: list[SentenceMention] = []
     api_subjects = _api_subjects(claims)
     topic = topic if topic is not None else Topic()
     if _VERDICT_ROLE.search(block.text + " " + block.context):
@@ -103,19 +102,19 @@ def mentions_in(
             matched = []  # "deepcopy와 계산 그래프": a topic, not a statement
         read_in = written_in if written_in != lang else ""
         for mention in _once(matched, about):
-            found.append(Mention(block, line, read, lang, mention, original, read_in))
+            found.append(SentenceMention(block, line, read, lang, mention, original, read_in))
         if (
             not matched
             and _is_sentence(sentence)
             and (_TORCH_NAME.search(sentence) or any(s in sentence for s in api_subjects))
         ):
-            found.append(Mention(block, line, sentence, lang, None))
+            found.append(SentenceMention(block, line, sentence, lang, None))
     return found
 
 
 def _ordered(
     sentence: str, lang: str, claims: Sequence[Claim], seen: set[str]
-) -> list[reading.Mention]:
+) -> list[reading.ClaimMention]:
     """Claims about order that a sentence states by the order alone ("call `update()` before
     `step()`"): it names the claim's subject and both of its terms as code, with an order
     marker ("before the first step, `update()` ..." speaks of a step, not of `step()`)."""
@@ -131,7 +130,7 @@ def _ordered(
         subject = next((s for s in vocabulary.subjects if reading.names(s, prose)), None)
         said = order.stated_order(sentence, lang, order.Order(*vocabulary.order))  # type: ignore[arg-type]
         if subject is not None and said is not None:
-            found.append(reading.Mention(claim, True, subject, "order", False))
+            found.append(reading.ClaimMention(claim, True, subject, "order", False))
     return found
 
 
@@ -141,7 +140,7 @@ def _marked(
     marks: list[tuple[str, str]],
     claims: Sequence[Claim],
     about: set[str],
-) -> list[Mention]:
+) -> list[SentenceMention]:
     """The claims a table row of marks states (see :mod:`checker.scan.table`), quoted as the
     row and the column it was read under."""
     found = []
@@ -156,11 +155,11 @@ def _marked(
             and any(reading.names(s, row_subject) for s in mention.claim.vocabulary.subjects)
         ]
         for mention in _once(about_row, about):
-            found.append(Mention(block, block.line, sentence, lang, mention, quote))
+            found.append(SentenceMention(block, block.line, sentence, lang, mention, quote))
     return found
 
 
-def _once(matched: list[reading.Mention], about: set[str]) -> list[reading.Mention]:
+def _once(matched: list[reading.ClaimMention], about: set[str]) -> list[reading.ClaimMention]:
     """The claims a sentence states, each once, leaving out those its block names by id."""
     seen: set[str] = set()
     kept = []
@@ -280,27 +279,27 @@ def _api_subjects(claims: Sequence[Claim]) -> tuple[str, ...]:
 
 
 def judge(
-    mention: Mention,
+    mention: SentenceMention,
     path: str,
-    verdicts: Mapping[str, Sequence[ClaimVerdict]],
+    verdicts: Mapping[str, Sequence[Verdict]],
     link: Callable[[str, str], str | None],
     history: History | None = None,
-) -> Finding:
+) -> ScanFinding:
     quote = mention.quote
     if mention.mention is None:
-        return Finding(
+        return ScanFinding(
             path,
             mention.line,
             mention.lang,
             "claim",
-            Verdict.UNVERIFIED,
+            FindingVerdict.UNVERIFIED,
             quote,
             "names a PyTorch API but states none of the known claims",
         )
     claim = mention.mention.claim
 
-    def finding(verdict: Verdict, evidence: str) -> Finding:
-        return Finding(
+    def finding(verdict: FindingVerdict, evidence: str) -> ScanFinding:
+        return ScanFinding(
             path,
             mention.line,
             mention.lang,
@@ -322,7 +321,9 @@ def judge(
     stems = words.get(lang, ())
     doubt = indirect(mention.sentence, lang, claim, opposite)
     if doubt:
-        return finding(Verdict.UNVERIFIED, f"mentions '{claim.statement}', but {doubt}: not judged")
+        return finding(
+            FindingVerdict.UNVERIFIED, f"mentions '{claim.statement}', but {doubt}: not judged"
+        )
     prose = reading.normalise(mention.sentence)
     near = prose.find(mention.mention.subject)
     inside, outside = reading.negation_scope(
@@ -330,7 +331,7 @@ def judge(
     )
     if (outside and languages.language(lang).verb_final) or inside > 1:
         return finding(
-            Verdict.UNVERIFIED,
+            FindingVerdict.UNVERIFIED,
             f"mentions '{claim.statement}', but with {inside + outside} negations its polarity "
             "is unclear",
         )
@@ -409,15 +410,15 @@ _ANAPHORA = re.compile(r"(?<=;)\s*(?:it|this|that|the default|its default)\b", r
 
 
 def confirmed_in_source(
-    finding: Finding,
-    mention: Mention,
-    verdicts: Mapping[str, Sequence[ClaimVerdict]],
+    finding: ScanFinding,
+    mention: SentenceMention,
+    verdicts: Mapping[str, Sequence[Verdict]],
     link: Callable[[str, str], str | None],
-) -> Finding:
+) -> ScanFinding:
     """A contradicted translation (a catalog message) stays contradicted only if its English
     source, read the same way, is contradicted on the same claim; else it is unverified."""
     block, claim = mention.block, mention.mention.claim if mention.mention else None
-    if not block.source or claim is None or finding.verdict is not Verdict.CONTRADICTED:
+    if not block.source or claim is None or finding.verdict is not FindingVerdict.CONTRADICTED:
         return finding
     english = Block(
         BlockKind.PROSE,
@@ -427,11 +428,11 @@ def confirmed_in_source(
     )
     for source_mention in mentions_in(english, "en", [claim]):
         judged = judge(source_mention, finding.path, verdicts, link)
-        if judged.verdict is Verdict.CONTRADICTED:
+        if judged.verdict is FindingVerdict.CONTRADICTED:
             return finding
     return dataclasses.replace(
         finding,
-        verdict=Verdict.UNVERIFIED,
+        verdict=FindingVerdict.UNVERIFIED,
         evidence=f"{finding.evidence} — but its English source is not contradicted; whether "
         "the translation says the same is checked by 'python -m checker i18n'",
     )
@@ -451,8 +452,8 @@ def statement_denies(claim: Claim) -> bool:
 
 
 def _decide(
-    claim: Claim, asserts: bool, verdicts: Sequence[ClaimVerdict], history: History
-) -> tuple[Verdict, str]:
+    claim: Claim, asserts: bool, verdicts: Sequence[Verdict], history: History
+) -> tuple[FindingVerdict, str]:
     decided: list[tuple[bool, str]] = []
     reasons: list[str] = []
     for verdict in verdicts:
@@ -468,17 +469,17 @@ def _decide(
                 f", recorded on {evidence.device_name} with torch {evidence.torch_version} "
                 f"({evidence.measured_at[:10]})"
             )
-        summary = evidence_summary(ClaimVerdict(claim, verdict.device, evidence.outcome, evidence))
+        summary = evidence_summary(Verdict(claim, verdict.device, evidence.outcome, evidence))
         word = "holds" if holds else "fails"
         decided.append((holds, f"{verdict.device}: {word}{origin}; {summary}"))
     if not decided:
         if claim.devices == ("cuda",):
-            return Verdict.NEEDS_CUDA, "only meaningful on CUDA; no CUDA evidence here"
-        return Verdict.UNVERIFIED, "no evidence: " + ("; ".join(reasons) or "probe not run")
+            return FindingVerdict.NEEDS_CUDA, "only meaningful on CUDA; no CUDA evidence here"
+        return FindingVerdict.UNVERIFIED, "no evidence: " + ("; ".join(reasons) or "probe not run")
     measured = "; ".join(text for _, text in decided)
     if any(holds != asserts for holds, _ in decided):
         older = history.agreed(claim.id, asserts)
         if older is not None:  # the article was right when it was written
-            return Verdict.OUTDATED, f"{older}; {measured}"
-        return Verdict.CONTRADICTED, measured
-    return Verdict.SUPPORTED, measured
+            return FindingVerdict.OUTDATED, f"{older}; {measured}"
+        return FindingVerdict.CONTRADICTED, measured
+    return FindingVerdict.SUPPORTED, measured

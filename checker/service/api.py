@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 
 from checker.service import limits, submissions
 from checker.service.claims_index import claims_index
-from checker.service.store import Job
+from checker.service.store import ServiceJob
 
 router = APIRouter()
 
@@ -31,7 +31,7 @@ async def read_upload(
     raise limits.Refused(limits.UNPROCESSABLE, "nothing submitted: paste text or upload a file")
 
 
-def _accepted(request: Request, job: Job, result_path: str) -> JSONResponse:
+def _accepted(request: Request, job: ServiceJob, result_path: str) -> JSONResponse:
     body = {
         **job.public(),
         "status_url": str(request.url_for("api_job", job_id=job.id).path),
@@ -76,8 +76,8 @@ async def api_translation(
     return _accepted(request, job, "translation")
 
 
-def _job(request: Request, job_id: str, kind: str | None = None) -> Job:
-    job: Job | None = request.app.state.service.job(job_id)
+def _job(request: Request, job_id: str, kind: str | None = None) -> ServiceJob:
+    job: ServiceJob | None = request.app.state.service.job(job_id)
     if job is None or (kind is not None and job.kind != kind):
         raise limits.Refused(
             limits.NOT_FOUND, "no check {job} (unknown or expired)", job=repr(job_id[:40])

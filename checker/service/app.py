@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from checker.service import auth, limits, preview, submissions
 from checker.service.config import ServiceConfig
 from checker.service.queue import Queue
-from checker.service.store import Job, Store
+from checker.service.store import ServiceJob, Store
 from checker.text.languages import LANGS
 
 TOKEN_COOKIE = "checker_token"
@@ -36,7 +36,7 @@ class Service:
         self.store.purge()
         preview.prune(self.config, self.store.job_ids())
 
-    def job(self, job_id: str) -> Job | None:
+    def job(self, job_id: str) -> ServiceJob | None:
         """The job with what workers reported so far; ``None`` when unknown or expired."""
         job = self.store.job(job_id)
         if job is not None and not job.finished:
@@ -64,13 +64,15 @@ class Service:
 
     def accept_article(
         self, request: Request, raw: bytes, name: str | None, lang: str, run_code: bool
-    ) -> Job:
+    ) -> ServiceJob:
         """Validate an article and submit it (blocking: called in a worker thread)."""
         owner = self.owner(request)
         submission = submissions.article(raw, name, lang, self.config.limits)
         return self.submit("scan", submission, run_code, owner, self.client(request, owner))
 
-    def accept_translation(self, request: Request, raw: bytes, name: str | None, lang: str) -> Job:
+    def accept_translation(
+        self, request: Request, raw: bytes, name: str | None, lang: str
+    ) -> ServiceJob:
         """Validate a catalog and submit it (blocking: called in a worker thread)."""
         owner = self.owner(request)
         submission = submissions.translation(raw, name, lang, self.config.limits)
@@ -83,7 +85,7 @@ class Service:
         run_code: bool,
         owner: str | None,
         client: str,
-    ) -> Job:
+    ) -> ServiceJob:
         """Check the limits, store the job, queue it."""
         if run_code and owner is None:
             raise limits.Refused(

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from checker import registry as registry_mod
-from checker.scan.sandbox import Limits, Sandbox
+from checker.scan.sandbox import Sandbox, SnippetLimits
 from checker.service.config import ServiceConfig
 from checker.service.preview import PreviewFailed, build_preview
-from checker.service.store import Job
+from checker.service.store import ServiceJob
 
 #: Reports a job's progress: ``(stage, done, total)``.
 Progress = Callable[[str, int, int], None]
@@ -41,13 +41,13 @@ def _registry() -> registry_mod.Registry:
 
 
 @functools.cache
-def _sandbox(limits: Limits) -> Sandbox:
+def _sandbox(limits: SnippetLimits) -> Sandbox:
     """The worker process's sandbox, started on its first scan and kept: its fork server
     imported torch once (each article still runs in a fresh confined child)."""
     return Sandbox(limits)
 
 
-def run(job: Job, config: ServiceConfig, progress: Progress) -> dict[str, Any]:
+def run(job: ServiceJob, config: ServiceConfig, progress: Progress) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="checker-service-"))
     try:
         if job.kind == "scan":
@@ -59,7 +59,7 @@ def run(job: Job, config: ServiceConfig, progress: Progress) -> dict[str, Any]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def uses_cuda(job: Job) -> bool:
+def uses_cuda(job: ServiceJob) -> bool:
     """Whether a check runs code that asks for CUDA: the work a GPU worker is for."""
     from checker.scan.document import ReadError
     from checker.scan.readers import read_bytes
@@ -91,7 +91,7 @@ def snippet_count(name: str, text: str) -> int:
 
 
 def scan_article(
-    job: Job, config: ServiceConfig, progress: Progress, folder: Path
+    job: ServiceJob, config: ServiceConfig, progress: Progress, folder: Path
 ) -> dict[str, Any]:
     from checker.scan.report import render_json
     from checker.scan.run import ScanOptions, scan
@@ -100,7 +100,7 @@ def scan_article(
     path.write_text(job.content, encoding="utf-8")
     total = snippet_count(path.name, job.content) if job.run_code else 0
     progress("scanning", 0, total)
-    limits = Limits(
+    limits = SnippetLimits(
         timeout_s=config.snippet_timeout_s,
         memory_bytes=int(config.snippet_memory_gib * 1024**3),
     )
@@ -122,7 +122,7 @@ def scan_article(
 
 
 def check_translation(
-    job: Job, config: ServiceConfig, progress: Progress, folder: Path
+    job: ServiceJob, config: ServiceConfig, progress: Progress, folder: Path
 ) -> dict[str, Any]:
     from checker.i18n.report import render_json
     from checker.i18n.run import I18nOptions, check

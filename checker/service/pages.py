@@ -15,7 +15,7 @@ from checker.service import auth, csrf, limits, preview, submissions, ui
 from checker.service.api import read_upload
 from checker.service.claims_index import claims_index
 from checker.service.results import scan_lines, translation_entries
-from checker.service.store import Job
+from checker.service.store import ServiceJob
 from checker.text.languages import LANGS
 
 router = APIRouter(include_in_schema=False)
@@ -135,7 +135,7 @@ async def translation_submit(
 
 @router.get("/results/{job_id}", response_class=HTMLResponse)
 def result_page(request: Request, job_id: str) -> Response:
-    job: Job | None = request.app.state.service.job(job_id)
+    job: ServiceJob | None = request.app.state.service.job(job_id)
     if job is None:
         return error_page(
             request,
@@ -167,7 +167,7 @@ def preview_page(request: Request, job_id: str, rest: str) -> Response:
     links to relatively (styles, scripts, images, other pages) from the served site of its
     language."""
     service = request.app.state.service
-    job: Job | None = service.job(job_id)
+    job: ServiceJob | None = service.job(job_id)
     result = job.result if job is not None and job.kind == "translation" else None
     if job is None or not result or not result.get("preview"):
         return error_page(

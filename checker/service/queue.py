@@ -33,7 +33,7 @@ from huey.api import TaskWrapper
 
 from checker.service import checks
 from checker.service.config import ServiceConfig
-from checker.service.store import DONE, FAILED, QUEUED, RUNNING, Job, Store
+from checker.service.store import DONE, FAILED, QUEUED, RUNNING, ServiceJob, Store
 
 #: The task's name in the queue (the same in every process that enqueues or consumes).
 TASK = "checker.service.run_job"
@@ -75,7 +75,7 @@ class Queue:
         """The web process's store (a worker never opens it)."""
         return Store(self.config.database)
 
-    def enqueue(self, job: Job) -> str:
+    def enqueue(self, job: ServiceJob) -> str:
         """Queue ``job`` on the queue it belongs on (see the module's description); which."""
         queue = "cpu"
         if checks.uses_cuda(job) and any(w.get("queue") == "cuda" for w in self.workers()):
@@ -202,7 +202,7 @@ def _forgetter(huey: Huey) -> Any:
 
 
 def _run(huey: Huey, config: ServiceConfig, payload: dict[str, Any], queue: str = "cpu") -> str:
-    job = Job(**payload)
+    job = ServiceJob(**payload)
     worker = f"{socket.gethostname()}:{os.getpid()}"
     if not huey.put_if_empty(_key("claim", job.id), worker):
         return "skipped"  # another worker has it, or had it and finished

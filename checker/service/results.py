@@ -9,7 +9,7 @@ from typing import Any
 
 
 @dataclass
-class Line:
+class ResultLine:
     number: int
     text: str
     findings: list[dict[str, Any]] = field(default_factory=list)
@@ -23,8 +23,8 @@ class EntryView:
     findings: list[dict[str, Any]] = field(default_factory=list)
 
 
-def scan_lines(content: str, findings: list[dict[str, Any]]) -> list[Line]:
-    lines = [Line(n, text) for n, text in enumerate(content.split("\n"), start=1)]
+def scan_lines(content: str, findings: list[dict[str, Any]]) -> list[ResultLine]:
+    lines = [ResultLine(n, text) for n, text in enumerate(content.split("\n"), start=1)]
     for finding in findings:
         index = min(max(int(finding["line"]), 1), len(lines)) - 1
         lines[index].findings.append(finding)

@@ -49,7 +49,7 @@ UNFINISHED = (QUEUED, RUNNING)
 
 
 @dataclass(frozen=True)
-class Job:
+class ServiceJob:
     id: str
     kind: str  # "scan" | "translation"
     status: str
@@ -119,7 +119,7 @@ class Store:
         run_code: bool,
         owner: str | None,
         ttl_s: float,
-    ) -> Job:
+    ) -> ServiceJob:
         now = time.time()
         job_id = secrets.token_urlsafe(12)
         with self._connect() as db:
@@ -145,7 +145,7 @@ class Store:
         assert job is not None
         return job
 
-    def job(self, job_id: str) -> Job | None:
+    def job(self, job_id: str) -> ServiceJob | None:
         """The job, or ``None`` when unknown or expired."""
         with self._connect() as db:
             row = db.execute(
@@ -153,7 +153,7 @@ class Store:
             ).fetchone()
         return None if row is None else _job(row)
 
-    def claim(self, job_id: str) -> Job | None:
+    def claim(self, job_id: str) -> ServiceJob | None:
         """Mark a queued job running; ``None`` when another worker has it or it is gone."""
         with self._connect() as db:
             changed = db.execute(
@@ -255,8 +255,8 @@ class Store:
         return None if row is None else str(row["name"])
 
 
-def _job(row: sqlite3.Row) -> Job:
-    return Job(
+def _job(row: sqlite3.Row) -> ServiceJob:
+    return ServiceJob(
         id=row["id"],
         kind=row["kind"],
         status=row["status"],

@@ -181,7 +181,7 @@ def _versions(root: Path, config: object) -> versions.Versions | None:
         return None
 
 
-def _recorded(root: Path, config: object) -> dict[str, record.Record]:
+def _recorded(root: Path, config: object) -> dict[str, record.DeviceRecord]:
     found = {}
     evidence_dir = root / getattr(config, "evidence_dir", "docs/_evidence")
     for device in ("cpu", "cuda"):

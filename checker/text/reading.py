@@ -134,7 +134,7 @@ def spelled_numbers(text: str, lang: Lang) -> Counter[str]:
 
 
 @dataclass(frozen=True)
-class Mention:
+class ClaimMention:
     """A sentence that talks about a claim, and whether it asserts or denies it."""
 
     claim: Claim
@@ -178,7 +178,7 @@ def names(subject: str, prose: str) -> bool:
     return re.search(pattern, prose) is not None
 
 
-def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:
+def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[ClaimMention]:
     """Claims whose vocabulary the sentence uses: a subject and a predicate of its language."""
     found = []
     prose = _SIMPLE_CODE_ONLY.sub(_blank_complex_code, normalise(sentence))
@@ -205,7 +205,7 @@ def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[Mention]:
         if predicate is None:
             continue
         negated = predicate_negated(sentence, lang, stems)
-        found.append(Mention(claim, negated == opposite, subject, predicate, opposite))
+        found.append(ClaimMention(claim, negated == opposite, subject, predicate, opposite))
     return found
 
 

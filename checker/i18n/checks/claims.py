@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from checker.i18n.findings import Check, Finding, Severity
+from checker.i18n.findings import Check, Severity, TranslationFinding
 from checker.i18n.message import Message
 from checker.text.languages import detect
 from checker.text.reading import mentions, polarity_markers
 from checker.typing import Lang
 
 
-def check(message: Message) -> Iterator[Finding]:
+def check(message: Message) -> Iterator[TranslationFinding]:
     if message.claim_id is None:
         return
     english, translated = message.source.prose, message.target.prose
@@ -44,7 +44,7 @@ def check(message: Message) -> Iterator[Finding]:
     yield from _vocabulary(message, lang)
 
 
-def _vocabulary(message: Message, lang: Lang) -> Iterator[Finding]:
+def _vocabulary(message: Message, lang: Lang) -> Iterator[TranslationFinding]:
     claim = message.claim
     if claim is None or claim.vocabulary is None:
         return

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from checker.i18n.checks.diff import changes
-from checker.i18n.findings import Check, Finding
+from checker.i18n.findings import Check, TranslationFinding
 from checker.i18n.message import Message
 
 
-def check(message: Message) -> Iterator[Finding]:
+def check(message: Message) -> Iterator[TranslationFinding]:
     source, target = message.source, message.target
     for change in changes(source.code, target.code, pair=lambda _: True):
         if change.before is not None and change.after is not None:
@@ -31,7 +31,7 @@ def check(message: Message) -> Iterator[Finding]:
         )
 
 
-def check_code_entry(message: Message) -> Iterator[Finding]:
+def check_code_entry(message: Message) -> Iterator[TranslationFinding]:
     """An entry whose English is a code block or a doctest: the only allowed translation is
     none (or the English itself)."""
     if message.translation.strip() and message.translation != message.english:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from checker.i18n.findings import Check, Finding, Severity
+from checker.i18n.findings import Check, Severity, TranslationFinding
 from checker.i18n.sources import Key
 from checker.text.po import Catalog, Entry
 
@@ -38,8 +38,10 @@ class PageCoverage:
         return self.has_catalog and self.translated == self.total
 
 
-def missing_catalog(path: str, lang: str, page: str, total: int) -> tuple[Finding, PageCoverage]:
-    finding = Finding(
+def missing_catalog(
+    path: str, lang: str, page: str, total: int
+) -> tuple[TranslationFinding, PageCoverage]:
+    finding = TranslationFinding(
         path,
         1,
         lang,
@@ -56,7 +58,7 @@ def missing_messages(
     template: Mapping[Key, Entry],
     is_code: Mapping[Key, bool],
     where: tuple[str, str, str],
-) -> Finding | None:
+) -> TranslationFinding | None:
     """One finding for the template's messages that the catalog lacks."""
     present = {(e.msgctxt, e.msgid) for e in catalog.active}
     missing = [t for k, t in template.items() if k not in present and not is_code[k]]
@@ -67,7 +69,7 @@ def missing_messages(
     while location.startswith("../"):
         location = location[3:]
     path, lang, page = where
-    return Finding(
+    return TranslationFinding(
         path,
         1,
         lang,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from checker.i18n.findings import Check, Finding
+from checker.i18n.findings import Check, TranslationFinding
 from checker.text.po import Entry
 
 
@@ -26,7 +26,7 @@ class Translated:
     entry: Entry
 
 
-def check(translated: Iterable[Translated]) -> Iterator[Finding]:
+def check(translated: Iterable[Translated]) -> Iterator[TranslationFinding]:
     """Findings for English messages translated two or more ways within a language."""
     groups: dict[tuple[str, str | None, str], dict[str, Translated]] = {}
     for item in translated:
@@ -49,7 +49,7 @@ def check(translated: Iterable[Translated]) -> Iterator[Finding]:
         text = f"translated differently elsewhere: {_short(common)!r} in {elsewhere}"
         for rendering, others in renderings.items():
             for item in others if rendering != common else ():
-                yield Finding(
+                yield TranslationFinding(
                     item.path,
                     item.entry.msgstr_line,
                     item.lang,

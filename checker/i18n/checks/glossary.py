@@ -18,12 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from checker.i18n.findings import Check, Finding
+from checker.i18n.findings import Check, TranslationFinding
 from checker.i18n.message import Message
 from checker.text.languages import language
 
 
-def check(message: Message) -> Iterator[Finding]:
+def check(message: Message) -> Iterator[TranslationFinding]:
     if message.glossary is None:
         return
     english = message.source.prose

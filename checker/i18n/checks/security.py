@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 from urllib.parse import unquote, urlsplit
 
-from checker.i18n.findings import Check, Finding
+from checker.i18n.findings import Check, TranslationFinding
 from checker.i18n.markup import Inventory, host
 from checker.i18n.message import Message
 
@@ -52,7 +52,7 @@ _WRITTEN_TARGETS = re.compile(
 )
 
 
-def check(message: Message) -> Iterator[Finding]:
+def check(message: Message) -> Iterator[TranslationFinding]:
     source, target = message.source, message.target
     yield from _html(message, source, target)
     yield from _directives(message, source, target)
@@ -72,7 +72,7 @@ def check(message: Message) -> Iterator[Finding]:
         )
 
 
-def _schemes(message: Message) -> Iterator[Finding]:
+def _schemes(message: Message) -> Iterator[TranslationFinding]:
     english = {t.strip() for t in [*message.source.links, *message.source.images]}
     targets = {*message.target.links, *message.target.images}
     for match in _WRITTEN_TARGETS.finditer(_HTML_TAG.sub(" ", message.translation)):
@@ -112,13 +112,13 @@ def _scheme(target: str) -> str:
         return "invalid"
 
 
-def check_plain_text(message: Message) -> Iterator[Finding]:
+def check_plain_text(message: Message) -> Iterator[TranslationFinding]:
     """For text that is not Markdown (the extension's labels and rules, theme labels): raw
     HTML the English does not have is all that can inject anything."""
     yield from _html(message, message.source, message.target)
 
 
-def _html(message: Message, source: Inventory, target: Inventory) -> Iterator[Finding]:
+def _html(message: Message, source: Inventory, target: Inventory) -> Iterator[TranslationFinding]:
     added = list((Counter(target.html) - Counter(source.html)).elements())
     if not added:
         return
@@ -128,7 +128,9 @@ def _html(message: Message, source: Inventory, target: Inventory) -> Iterator[Fi
     )
 
 
-def _directives(message: Message, source: Inventory, target: Inventory) -> Iterator[Finding]:
+def _directives(
+    message: Message, source: Inventory, target: Inventory
+) -> Iterator[TranslationFinding]:
     for name in sorted((Counter(target.directives) - Counter(source.directives)).elements()):
         yield message.finding(
             Check.DIRECTIVE, f"adds the directive {{{name}}}: directives cannot be translated"

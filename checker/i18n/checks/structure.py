@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from checker.i18n.checks.diff import changes
 from checker.i18n.checks.security import DANGEROUS_ROLES
-from checker.i18n.findings import Check, Finding
+from checker.i18n.findings import Check, TranslationFinding
 from checker.i18n.markup import host
 from checker.i18n.message import Message
 from checker.text.reading import number_sequence, numbers, spelled_numbers
@@ -20,7 +20,7 @@ from checker.text.reading import number_sequence, numbers, spelled_numbers
 _EMPHASIS = {"em_open": "emphasis (*...*)", "strong_open": "strong emphasis (**...**)"}
 
 
-def check(message: Message) -> Iterator[Finding]:
+def check(message: Message) -> Iterator[TranslationFinding]:
     yield from _roles(message)
     yield from _links(message)
     yield from _emphasis(message)
@@ -32,7 +32,7 @@ def _role(role: tuple[str, str]) -> str:
     return f"{{{role[0]}}}`{role[1]}`"
 
 
-def _roles(message: Message) -> Iterator[Finding]:
+def _roles(message: Message) -> Iterator[TranslationFinding]:
     source = message.source.roles
     target = Counter({r: n for r, n in message.target.roles.items() if r[0] not in DANGEROUS_ROLES})
     for change in changes(source, target, pair=lambda role: role[0]):
@@ -47,7 +47,7 @@ def _roles(message: Message) -> Iterator[Finding]:
         yield message.finding(Check.ROLE, text)
 
 
-def _links(message: Message) -> Iterator[Finding]:
+def _links(message: Message) -> Iterator[TranslationFinding]:
     source = message.source.links + message.source.images
     target = message.target.links + message.target.images
     source_hosts = message.source.hosts
@@ -63,7 +63,7 @@ def _links(message: Message) -> Iterator[Finding]:
         yield message.finding(Check.LINK, text)
 
 
-def _emphasis(message: Message) -> Iterator[Finding]:
+def _emphasis(message: Message) -> Iterator[TranslationFinding]:
     source, target = message.source.emphasis, message.target.emphasis
     for kind, name in _EMPHASIS.items():
         if source[kind] == target[kind]:
@@ -77,7 +77,7 @@ def _emphasis(message: Message) -> Iterator[Finding]:
         yield message.finding(Check.INLINE_MARKUP, text)
 
 
-def _substitutions(message: Message) -> Iterator[Finding]:
+def _substitutions(message: Message) -> Iterator[TranslationFinding]:
     source, target = message.source.substitutions, message.target.substitutions
     for change in changes(source, target):
         if change.before is not None:
@@ -87,7 +87,7 @@ def _substitutions(message: Message) -> Iterator[Finding]:
         yield message.finding(Check.SUBSTITUTION, text)
 
 
-def check_numbers(message: Message) -> Iterator[Finding]:
+def check_numbers(message: Message) -> Iterator[TranslationFinding]:
     """Every number of the English is kept (as often as the English has it); the translation
     adds no value the English has neither in digits nor spelled out (it may repeat one)."""
     english = numbers(message.source.prose)
@@ -114,7 +114,7 @@ _CODE_BOUND = re.compile(
 )
 
 
-def _check_order(message: Message) -> Iterator[Finding]:
+def _check_order(message: Message) -> Iterator[TranslationFinding]:
     """The English's numbers come in the English's order: a translation that swaps two
     values (``2 … 4`` becoming ``4 … 2``) keeps every number and still says something else.
     The translation may repeat a number (``2 乗`` for "square") and may add none; numbers

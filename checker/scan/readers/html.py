@@ -59,7 +59,7 @@ def read(path: Path, text: str) -> Document:
 def blocks_of(text: str, offset: int) -> list[Block]:
     """The blocks of HTML ``text`` whose first line is line ``offset + 1`` (a whole page, or
     HTML written inside a Markdown article)."""
-    parser = _Page(offset)
+    parser = _HtmlPage(offset)
     parser.feed(text)
     parser.close()
     return parser.blocks
@@ -137,7 +137,7 @@ class _Box:
         )
 
 
-class _Page(HTMLParser):
+class _HtmlPage(HTMLParser):
     def __init__(self, offset: int = 0) -> None:
         super().__init__(convert_charrefs=True)
         self.line_offset = offset  # (HTMLParser keeps its own "offset")
