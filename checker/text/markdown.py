@@ -127,6 +127,20 @@ def walk(
             yield from walk(body, offset=node.line + options, into=into, depth=depth + 1)
 
 
+def plain(text: str) -> str:
+    """The words of MyST inline text, as a reader reads them: code without its backticks, a
+    role as its content, a link as its text, emphasis as its words, line breaks as spaces."""
+    words: list[str] = []
+    for block in tokens(text):
+        for token in block.children or ():
+            if token.type in ("text", "code_inline", "myst_role"):
+                words.append(token.content)
+            elif token.type in ("softbreak", "hardbreak"):
+                words.append(" ")
+        words.append(" ")
+    return " ".join("".join(words).split())
+
+
 def option_lines(body: str) -> int:
     """Lines of ``:option: value`` (and a following blank line) at the start of a directive."""
     lines = body.split("\n")

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from checker.text.markdown import PageToken, is_markdown_directive, walk
+from checker.text.markdown import PageToken, is_markdown_directive, option_lines, walk
 
 _ID_OPTION = re.compile(r"^:id:\s*(\S+)\s*$")
 
@@ -25,6 +25,8 @@ class Site:
     line: int
     #: 1-based line just after its closing fence (0 when unknown): the statement lies between.
     end: int = 0
+    #: The directive's body, the statement as the page writes it (MyST).
+    statement: str = ""
 
     @property
     def docname(self) -> str:
@@ -50,10 +52,12 @@ def _sites_in(path: Path, text: str) -> list[Site]:
     sites = []
     for node in walk(text, into=_holds_claims):
         if node.directive == "claim":
-            for option in node.token.content.splitlines():
+            content = node.token.content
+            statement = "\n".join(content.split("\n")[option_lines(content) :]).strip()
+            for option in content.splitlines():
                 match = _ID_OPTION.match(option)
                 if match:
-                    sites.append(Site(match[1], path, node.line, node.end))
+                    sites.append(Site(match[1], path, node.line, node.end, statement))
     return sites
 
 
