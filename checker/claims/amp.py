@@ -2033,6 +2033,7 @@ _DEPRECATED: dict[Lang, tuple[str, ...]] = {
 }
 
 CLAIMS = (
+    # topics/amp.md (amp-autocast)
     Claim(
         id="amp/default-dtype-per-device",
         statement="Without a dtype argument, torch.autocast uses bfloat16 on CPU and float16 "
@@ -2163,6 +2164,7 @@ CLAIMS = (
             "amp-cuda-autocast-warning",
         ),
     ),
+    # topics/amp.md (amp-op-categories)
     Claim(
         id="amp/matmul-linear-conv-run-in-lower-precision",
         statement="Under autocast, matrix products, linear layers and convolutions of float32 "
@@ -2259,6 +2261,15 @@ CLAIMS = (
         ),
     ),
     Claim(
+        id="amp/widest-input-type-ops",
+        statement="Under autocast, cat, stack and addcmul run in the widest floating type of "
+        "their inputs: float16 mixed with float32 gives float32.",
+        expect=Expect.HOLDS,
+        probe=probe_widest_type_ops,
+        measures=("amp-widest-ops", "amp-widest-float32-results", "amp-widest-results"),
+        control=Control("mm, which autocast casts down", control_widest_type_mm),
+    ),
+    Claim(
         id="amp/reductions-float32-on-cuda",
         statement="Under CUDA autocast, softmax, log_softmax, sum, exp and layer_norm return "
         "float32 even for float16 or bfloat16 inputs.",
@@ -2307,31 +2318,6 @@ CLAIMS = (
             denies=True,
             requires={"en": ("cpu",), "ja": ("cpu",), "ko": ("cpu",)},
             unless={"en": ("cuda", "gpu"), "ja": ("cuda", "gpu"), "ko": ("cuda", "gpu")},
-        ),
-    ),
-    Claim(
-        id="amp/widest-input-type-ops",
-        statement="Under autocast, cat, stack and addcmul run in the widest floating type of "
-        "their inputs: float16 mixed with float32 gives float32.",
-        expect=Expect.HOLDS,
-        probe=probe_widest_type_ops,
-        measures=("amp-widest-ops", "amp-widest-float32-results", "amp-widest-results"),
-        control=Control("mm, which autocast casts down", control_widest_type_mm),
-    ),
-    Claim(
-        id="amp/autocast-caches-weight-casts",
-        statement="Inside one autocast region, a float32 weight that requires grad is cast to "
-        "the lower precision once and the copy is reused; a new region casts it again.",
-        expect=Expect.HOLDS,
-        probe=probe_autocast_caches_weight_casts,
-        measures=(
-            "amp-weight-casts-one-region-cache-true",
-            "amp-weight-casts-two-regions-cache-true",
-        ),
-        control=Control(
-            "the same products with cache_enabled=False",
-            control_autocast_without_cache,
-            measures=("amp-weight-casts-one-region-cache-false",),
         ),
     ),
     Claim(
@@ -2396,6 +2382,23 @@ CLAIMS = (
             },
         ),
     ),
+    Claim(
+        id="amp/autocast-caches-weight-casts",
+        statement="Inside one autocast region, a float32 weight that requires grad is cast to "
+        "the lower precision once and the copy is reused; a new region casts it again.",
+        expect=Expect.HOLDS,
+        probe=probe_autocast_caches_weight_casts,
+        measures=(
+            "amp-weight-casts-one-region-cache-true",
+            "amp-weight-casts-two-regions-cache-true",
+        ),
+        control=Control(
+            "the same products with cache_enabled=False",
+            control_autocast_without_cache,
+            measures=("amp-weight-casts-one-region-cache-false",),
+        ),
+    ),
+    # topics/amp.md (amp-why-scaling)
     Claim(
         id="amp/float16-range",
         statement="float16 cannot hold 1e-8 (it becomes 0) nor 70000 (it becomes inf).",
@@ -2523,6 +2526,7 @@ CLAIMS = (
             },
         ),
     ),
+    # topics/amp.md (amp-gradscaler)
     Claim(
         id="amp/gradscaler-scale-multiplies-loss",
         statement="GradScaler.scale(loss) multiplies the loss by the current scale, 65536 for "
@@ -2573,18 +2577,6 @@ CLAIMS = (
                 "ko": ("그렇지 않으면", "하지 않으면"),
             },
         ),
-    ),
-    Claim(
-        id="amp/step-unscales-if-needed",
-        statement="scaler.step unscales the gradients itself when unscale_ was not called, so "
-        "the optimizer always applies the true gradients.",
-        expect=Expect.HOLDS,
-        probe=probe_step_unscales,
-        control=Control(
-            "optimizer.step() called directly",
-            control_optimizer_step_directly,
-        ),
-        measures=("amp-step-after-unscale", "amp-step-without-unscale", "amp-step-expected"),
     ),
     Claim(
         id="amp/gradscaler-skips-nonfinite-steps",
@@ -2684,19 +2676,20 @@ CLAIMS = (
             "amp-cuda-scaler-warning",
         ),
     ),
+    # topics/amp.md (amp-training-loop)
     Claim(
-        id="amp/custom-decorators-need-device-type",
-        statement="torch.amp.custom_fwd and torch.amp.custom_bwd require the keyword argument "
-        "device_type.",
+        id="amp/step-unscales-if-needed",
+        statement="scaler.step unscales the gradients itself when unscale_ was not called, so "
+        "the optimizer always applies the true gradients.",
         expect=Expect.HOLDS,
-        probe=probe_decorators_need_device_type,
+        probe=probe_step_unscales,
         control=Control(
-            "the same decorators with device_type",
-            control_with_device_type,
+            "optimizer.step() called directly",
+            control_optimizer_step_directly,
         ),
-        devices=("cpu",),
-        measures=("amp-custom-fwd-no-device-type", "amp-custom-bwd-no-device-type"),
+        measures=("amp-step-after-unscale", "amp-step-without-unscale", "amp-step-expected"),
     ),
+    # topics/amp.md (amp-custom-function)
     Claim(
         id="amp/undecorated-function-fails-under-autocast",
         statement="A custom autograd Function without custom_fwd and custom_bwd, whose forward "
@@ -2816,6 +2809,19 @@ CLAIMS = (
         ),
     ),
     Claim(
+        id="amp/custom-decorators-need-device-type",
+        statement="torch.amp.custom_fwd and torch.amp.custom_bwd require the keyword argument "
+        "device_type.",
+        expect=Expect.HOLDS,
+        probe=probe_decorators_need_device_type,
+        control=Control(
+            "the same decorators with device_type",
+            control_with_device_type,
+        ),
+        devices=("cpu",),
+        measures=("amp-custom-fwd-no-device-type", "amp-custom-bwd-no-device-type"),
+    ),
+    Claim(
         id="amp/myth-custom-bwd-cuda-only",
         statement="torch.amp.custom_bwd can only be used on CUDA devices.",
         expect=Expect.FAILS,
@@ -2846,19 +2852,7 @@ CLAIMS = (
             },
         ),
     ),
-    Claim(
-        id="amp/cuda-decorators-ignore-cpu-autocast",
-        statement="The deprecated torch.cuda.amp.custom_fwd and custom_bwd follow CUDA autocast "
-        "only: under CPU autocast they do not prevent the backward dtype mismatch.",
-        expect=Expect.HOLDS,
-        probe=probe_cuda_decorators_ignore_cpu,
-        control=Control(
-            "the torch.amp decorators with device_type='cpu'",
-            control_amp_decorators_on_cpu,
-        ),
-        devices=("cpu",),
-        measures=("amp-cuda-decorators-cpu-error",),
-    ),
+    # topics/amp.md (amp-deprecated)
     Claim(
         id="amp/torch-cuda-amp-deprecated",
         statement="torch.cuda.amp.autocast, GradScaler, custom_fwd and custom_bwd are "
@@ -2898,6 +2892,20 @@ CLAIMS = (
             predicates=_DEPRECATED,
         ),
     ),
+    Claim(
+        id="amp/cuda-decorators-ignore-cpu-autocast",
+        statement="The deprecated torch.cuda.amp.custom_fwd and custom_bwd follow CUDA autocast "
+        "only: under CPU autocast they do not prevent the backward dtype mismatch.",
+        expect=Expect.HOLDS,
+        probe=probe_cuda_decorators_ignore_cpu,
+        control=Control(
+            "the torch.amp decorators with device_type='cpu'",
+            control_amp_decorators_on_cpu,
+        ),
+        devices=("cpu",),
+        measures=("amp-cuda-decorators-cpu-error",),
+    ),
+    # topics/amp.md (amp-nonexistent-calls)
     Claim(
         id="amp/myth-custom-bwd-takes-args-outputs-inputs",
         statement="torch.cuda.amp.custom_bwd is called with inputs, outputs and an args keyword.",
@@ -2989,6 +2997,7 @@ CLAIMS = (
         measures=("amp-grad-has-args", "amp-grad-args-error"),
         vocabulary=Vocabulary(subjects=("torch.autograd.grad",)),
     ),
+    # reviews/amp-custom-bwd-article.md (amp-review-failures)
     Claim(
         id="amp/article-unindented-function-block",
         statement="A function block whose indentation was lost does not compile: Python "

@@ -86,6 +86,7 @@ def _rounding_rule(device: Device, floats: int) -> Observation:
 
 
 CLAIMS = (
+    # basics.md, "Elements, bytes and storage"
     Claim(
         id="basics/float32-element-is-4-bytes",
         statement="A float32 tensor takes 4 bytes per element: nbytes is 4 × numel().",
@@ -116,6 +117,7 @@ CLAIMS = (
         ),
         measures=("slice-shares-storage", "slice-nbytes", "slice-storage-nbytes"),
     ),
+    # basics.md, "Memory on a CUDA device"
     Claim(
         id="basics/cuda-allocations-rounded-to-512-bytes",
         statement="On CUDA the caching allocator rounds a small tensor's allocation up to "

@@ -475,6 +475,7 @@ def _trade_rule(device: Device, order: tuple[str, ...]) -> Observation:
 _SEQUENTIAL = ("checkpoint_sequential",)
 
 CLAIMS = (
+    # topics/checkpointing.md (ck-reentrant)
     Claim(
         id="checkpointing/use-reentrant-omitted-warns",
         statement="Called without use_reentrant, checkpoint and checkpoint_sequential warn "
@@ -544,27 +545,7 @@ CLAIMS = (
             denies=True,  # "get no gradient"
         ),
     ),
-    Claim(
-        id="checkpointing/rng-state-restored-for-dropout",
-        statement="With preserve_rng_state=True, the default, checkpoint recomputes the same "
-        "dropout mask, so the gradients equal those without checkpointing.",
-        expect=Expect.HOLDS,
-        probe=probe_rng_state_restored,
-        measures=("ckpt-rng-reentrant-equal", "ckpt-rng-nonreentrant-equal"),
-        control=Control(
-            "preserve_rng_state=False",
-            control_rng_state_not_preserved,
-            measures=("ckpt-no-rng-reentrant-equal", "ckpt-no-rng-nonreentrant-equal"),
-        ),
-        vocabulary=Vocabulary(
-            subjects=("preserve_rng_state",),
-            predicates={
-                "en": ("same dropout", "same mask", "same gradients", "deterministic"),
-                "ja": ("同じマスク", "同じドロップアウト", "同じ勾配", "決定的"),
-                "ko": ("같은 마스크", "같은 드롭아웃", "같은 변화도", "결정적"),
-            },
-        ),
-    ),
+    # topics/checkpointing.md (ck-recompute)
     Claim(
         id="checkpointing/myth-recomputes-whole-forward",
         statement="During backward, checkpoint runs the whole checkpointed forward again.",
@@ -591,30 +572,29 @@ CLAIMS = (
             },
         ),
     ),
+    # topics/checkpointing.md (ck-rng)
     Claim(
-        id="checkpointing/sequential-leaves-last-segment",
-        statement="checkpoint_sequential cuts the functions into segments of "
-        "len(functions) // segments, checkpoints every segment but the last, and runs the "
-        "last one without checkpointing.",
+        id="checkpointing/rng-state-restored-for-dropout",
+        statement="With preserve_rng_state=True, the default, checkpoint recomputes the same "
+        "dropout mask, so the gradients equal those without checkpointing.",
         expect=Expect.HOLDS,
-        probe=probe_sequential_segments,
-        devices=("cpu",),
-        measures=("ckpt-seq2-recomputed-blocks", "ckpt-seq4-recomputed-blocks"),
+        probe=probe_rng_state_restored,
+        measures=("ckpt-rng-reentrant-equal", "ckpt-rng-nonreentrant-equal"),
         control=Control(
-            "checkpoint around every block, the last included",
-            control_every_block_checkpointed,
-            measures=("ckpt-each2-recomputed-blocks", "ckpt-each4-recomputed-blocks"),
+            "preserve_rng_state=False",
+            control_rng_state_not_preserved,
+            measures=("ckpt-no-rng-reentrant-equal", "ckpt-no-rng-nonreentrant-equal"),
         ),
         vocabulary=Vocabulary(
-            subjects=_SEQUENTIAL,
+            subjects=("preserve_rng_state",),
             predicates={
-                "en": ("last segment",),
-                "ja": ("最後のセグメント",),
-                "ko": ("마지막 세그먼트", "마지막 구간"),
+                "en": ("same dropout", "same mask", "same gradients", "deterministic"),
+                "ja": ("同じマスク", "同じドロップアウト", "同じ勾配", "決定的"),
+                "ko": ("같은 마스크", "같은 드롭아웃", "같은 변화도", "결정적"),
             },
-            denies=True,  # "runs the last one without checkpointing"
         ),
     ),
+    # topics/checkpointing.md (ck-sequential)
     Claim(
         id="checkpointing/sequential-takes-a-list",
         statement="checkpoint_sequential takes a list of modules or plain functions as well "
@@ -659,6 +639,31 @@ CLAIMS = (
         ),
     ),
     Claim(
+        id="checkpointing/sequential-leaves-last-segment",
+        statement="checkpoint_sequential cuts the functions into segments of "
+        "len(functions) // segments, checkpoints every segment but the last, and runs the "
+        "last one without checkpointing.",
+        expect=Expect.HOLDS,
+        probe=probe_sequential_segments,
+        devices=("cpu",),
+        measures=("ckpt-seq2-recomputed-blocks", "ckpt-seq4-recomputed-blocks"),
+        control=Control(
+            "checkpoint around every block, the last included",
+            control_every_block_checkpointed,
+            measures=("ckpt-each2-recomputed-blocks", "ckpt-each4-recomputed-blocks"),
+        ),
+        vocabulary=Vocabulary(
+            subjects=_SEQUENTIAL,
+            predicates={
+                "en": ("last segment",),
+                "ja": ("最後のセグメント",),
+                "ko": ("마지막 세그먼트", "마지막 구간"),
+            },
+            denies=True,  # "runs the last one without checkpointing"
+        ),
+    ),
+    # topics/checkpointing.md (ck-selective)
+    Claim(
         id="checkpointing/selective-saves-listed-ops",
         statement="With create_selective_checkpoint_contexts and a list of operators, "
         "checkpoint saves the outputs of the listed operators and recomputes only the others.",
@@ -686,6 +691,24 @@ CLAIMS = (
                 "ja": ("再計算しない", "だけを再計算", "出力を保存"),
                 "ko": ("다시 계산하지 않", "만 다시 계산", "출력을 저장"),
             },
+        ),
+    ),
+    # topics/checkpointing.md (ck-trade)
+    Claim(
+        id="checkpointing/less-held-more-recomputed",
+        statement="The more of a model is checkpointed, the less memory it holds after "
+        "forward and the more operators its backward runs again.",
+        expect=Expect.HOLDS,
+        probe=probe_trade,
+        measures=tuple(
+            f"ckpt-{what}-{variant}"
+            for variant in _TRADE
+            for what in ("held", "peak", "recomputed")
+        ),
+        control=Control(
+            "half the batch in place of checkpoint_sequential",
+            control_trade_half_batch,
+            measures=("ckpt-held-half-batch", "ckpt-peak-half-batch", "ckpt-recomputed-half-batch"),
         ),
     ),
     Claim(
@@ -729,23 +752,6 @@ CLAIMS = (
                     "연산량은 늘지 않",
                 ),
             },
-        ),
-    ),
-    Claim(
-        id="checkpointing/less-held-more-recomputed",
-        statement="The more of a model is checkpointed, the less memory it holds after "
-        "forward and the more operators its backward runs again.",
-        expect=Expect.HOLDS,
-        probe=probe_trade,
-        measures=tuple(
-            f"ckpt-{what}-{variant}"
-            for variant in _TRADE
-            for what in ("held", "peak", "recomputed")
-        ),
-        control=Control(
-            "half the batch in place of checkpoint_sequential",
-            control_trade_half_batch,
-            measures=("ckpt-held-half-batch", "ckpt-peak-half-batch", "ckpt-recomputed-half-batch"),
         ),
     ),
 )

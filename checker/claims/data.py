@@ -590,6 +590,39 @@ _NON_LEAF: dict[Lang, tuple[str, ...]] = {
 
 
 CLAIMS = (
+    # topics/tensors-from-data.md (td-which-copy)
+    Claim(
+        id="data/asarray-copy-argument",
+        statement="torch.asarray() shares a NumPy array's memory by default, copies it with "
+        "copy=True, and raises an error with copy=False when it cannot share.",
+        expect=Expect.HOLDS,
+        probe=probe_asarray,
+        control=Control(
+            "a Python list, which no tensor can share",
+            control_asarray_of_list,
+            measures=(
+                "data-asarray-list-default-shares",
+                "data-asarray-list-copy-shares",
+                "data-asarray-list-no-copy-error",
+            ),
+        ),
+        devices=("cpu",),
+        measures=(
+            "data-asarray-array-default-shares",
+            "data-asarray-array-copy-shares",
+            "data-asarray-array-no-copy-error",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("asarray",),
+            predicates=_SHARE,
+            opposites=_COPY,
+            unless={
+                "en": ("copy=True", "list"),
+                "ja": ("copy=True", "リスト"),
+                "ko": ("copy=True", "리스트"),
+            },
+        ),
+    ),
     Claim(
         id="data/tensor-class-shares-float32-arrays",
         statement="torch.Tensor(a) shares the memory of a float32 NumPy array, and copies an "
@@ -649,38 +682,6 @@ CLAIMS = (
         ),
     ),
     Claim(
-        id="data/asarray-copy-argument",
-        statement="torch.asarray() shares a NumPy array's memory by default, copies it with "
-        "copy=True, and raises an error with copy=False when it cannot share.",
-        expect=Expect.HOLDS,
-        probe=probe_asarray,
-        control=Control(
-            "a Python list, which no tensor can share",
-            control_asarray_of_list,
-            measures=(
-                "data-asarray-list-default-shares",
-                "data-asarray-list-copy-shares",
-                "data-asarray-list-no-copy-error",
-            ),
-        ),
-        devices=("cpu",),
-        measures=(
-            "data-asarray-array-default-shares",
-            "data-asarray-array-copy-shares",
-            "data-asarray-array-no-copy-error",
-        ),
-        vocabulary=Vocabulary(
-            subjects=("asarray",),
-            predicates=_SHARE,
-            opposites=_COPY,
-            unless={
-                "en": ("copy=True", "list"),
-                "ja": ("copy=True", "リスト"),
-                "ko": ("copy=True", "리스트"),
-            },
-        ),
-    ),
-    Claim(
         id="data/numpy-force-shares-on-cpu",
         statement="Tensor.numpy(force=True) of a CPU tensor that requires grad still shares "
         "the tensor's memory.",
@@ -704,31 +705,7 @@ CLAIMS = (
             },
         ),
     ),
-    Claim(
-        id="data/dot-data-shares-without-version",
-        statement=".data returns a tensor over the original's memory, outside the autograd "
-        "graph, as detach() does; but an in-place change through .data does not bump the "
-        "version counter, so autograd cannot notice it.",
-        expect=Expect.HOLDS,
-        probe=probe_dot_data,
-        control=Control(
-            "x.detach() in place of x.data, whose change bumps the version counter",
-            control_dot_data_detach,
-            measures=(
-                "data-detach-shares",
-                "data-detach-outside-graph",
-                "data-detach-write-reaches",
-                "data-detach-version-bumped",
-            ),
-        ),
-        measures=(
-            "data-dot-data-shares",
-            "data-dot-data-outside-graph",
-            "data-dot-data-write-reaches",
-            "data-dot-data-version-bumped",
-        ),
-        vocabulary=Vocabulary(subjects=(".data",), predicates=_SHARE, opposites=_COPY),
-    ),
+    # topics/tensors-from-data.md (td-strides)
     Claim(
         id="data/negative-strides-refused",
         statement="torch.tensor, torch.Tensor, torch.as_tensor, torch.asarray and "
@@ -783,6 +760,33 @@ CLAIMS = (
             denies=True,
         ),
     ),
+    # topics/tensors-from-data.md (td-data-detach)
+    Claim(
+        id="data/dot-data-shares-without-version",
+        statement=".data returns a tensor over the original's memory, outside the autograd "
+        "graph, as detach() does; but an in-place change through .data does not bump the "
+        "version counter, so autograd cannot notice it.",
+        expect=Expect.HOLDS,
+        probe=probe_dot_data,
+        control=Control(
+            "x.detach() in place of x.data, whose change bumps the version counter",
+            control_dot_data_detach,
+            measures=(
+                "data-detach-shares",
+                "data-detach-outside-graph",
+                "data-detach-write-reaches",
+                "data-detach-version-bumped",
+            ),
+        ),
+        measures=(
+            "data-dot-data-shares",
+            "data-dot-data-outside-graph",
+            "data-dot-data-write-reaches",
+            "data-dot-data-version-bumped",
+        ),
+        vocabulary=Vocabulary(subjects=(".data",), predicates=_SHARE, opposites=_COPY),
+    ),
+    # topics/tensors-from-data.md (td-deepcopy)
     Claim(
         id="data/deepcopy-leaf-copies-memory-and-grad",
         statement="copy.deepcopy() of a leaf tensor that requires grad returns a leaf that "
@@ -905,6 +909,7 @@ CLAIMS = (
             denies=False,
         ),
     ),
+    # topics/tensors-from-data.md (td-sharing)
     Claim(
         id="data/np-shares-memory-gets-both-cases",
         statement="np.shares_memory() on the arrays of two CPU tensors reports tensors over "
@@ -928,6 +933,7 @@ CLAIMS = (
             denies=False,
         ),
     ),
+    # topics/tensors-from-data.md (td-cost)
     Claim(
         id="data/copying-constructors-cost-grows-with-size",
         statement="For a 16 MiB array, the constructors that copy (torch.tensor, "

@@ -1902,7 +1902,7 @@ _HOLDS_NOTHING: dict[Lang, tuple[str, ...]] = {
 }
 
 CLAIMS = (
-    # what autograd saves
+    # topics/saved-tensors.md (st-what-is-saved)
     Claim(
         id="saved-tensors/graph-needs-requires-grad",
         statement="Autograd records an operation only when one of its inputs requires grad; "
@@ -1982,6 +1982,23 @@ CLAIMS = (
             control_output_savers_as_input_savers,
         ),
         measures=("st-sin-saves-input", "st-gelu-saves-input", "st-pow-saves-input"),
+    ),
+    Claim(
+        id="saved-tensors/pow-tensor-exponent-saves-result",
+        statement="x ** y with a tensor exponent y saves its result for backward, as well as "
+        "its inputs.",
+        expect=Expect.HOLDS,
+        probe=probe_pow_tensor_exponent_saves_result,
+        measures=(
+            "st-pow-tensor-node",
+            "st-pow-tensor-saved",
+            "st-pow-tensor-saves-result",
+        ),
+        control=Control(
+            "a scalar exponent, which saves no result",
+            control_pow_scalar_exponent,
+            measures=("st-pow-scalar-saved",),
+        ),
     ),
     Claim(
         id="saved-tensors/saves-only-what-backward-needs",
@@ -2093,7 +2110,26 @@ CLAIMS = (
             unless={"en": ("retain_graph",), "ja": ("retain_graph",), "ko": ("retain_graph",)},
         ),
     ),
-    # measuring
+    # topics/saved-tensors.md (st-measure)
+    Claim(
+        id="saved-tensors/pack-hooks-miss-ctx-attributes",
+        statement="Pack hooks see the masks, statistics and indices that dropout, batch norm "
+        "and max pooling keep for backward, but not a tensor a custom Function keeps as a "
+        "ctx attribute.",
+        expect=Expect.HOLDS,
+        probe=probe_hooks_miss_ctx_attributes,
+        measures=(
+            "st-hooks-see-dropout-mask",
+            "st-hooks-see-norm-statistics",
+            "st-hooks-see-pool-indices",
+            "st-hooks-see-ctx-attribute",
+        ),
+        control=Control(
+            "the same Function with save_for_backward",
+            control_hooks_see_save_for_backward,
+            measures=("st-hooks-see-saved-for-backward",),
+        ),
+    ),
     Claim(
         id="saved-tensors/held-memory-is-the-saved-activations",
         statement="After forward, the memory a model holds is the activations its operations "
@@ -2125,7 +2161,7 @@ CLAIMS = (
         devices=("cuda",),
         measures=("st-cuda-first-mm-extra-bytes", "st-cuda-second-mm-extra-bytes"),
     ),
-    # saved_tensors_hooks
+    # topics/saved-tensors.md (st-hooks)
     Claim(
         id="saved-tensors/pack-in-forward-unpack-in-backward",
         statement="A pack hook runs in forward for every tensor saved; the unpack hook runs "
@@ -2155,7 +2191,7 @@ CLAIMS = (
         ),
         measures=("st-held-bf16-hooks", "st-bf16-held-ratio", "st-bf16-gradient-error"),
     ),
-    # disable_saved_tensors_hooks
+    # topics/saved-tensors.md (st-disable)
     Claim(
         id="saved-tensors/disable-requires-error-message",
         statement="disable_saved_tensors_hooks has a required argument, error_message: "
@@ -2286,6 +2322,34 @@ CLAIMS = (
         measures=("st-per-tensor-hooks-error", "st-per-tensor-hook-calls"),
     ),
     Claim(
+        id="saved-tensors/func-transforms-forbid-hooks",
+        statement="torch.func.grad disables saved tensor hooks while it runs: it raises "
+        "inside saved_tensors_hooks, and so does registering hooks inside it.",
+        expect=Expect.HOLDS,
+        probe=probe_func_forbids_hooks,
+        control=Control(
+            "torch.autograd.grad, which is not a transform",
+            control_autograd_grad_allows_hooks,
+        ),
+        devices=("cpu",),
+        measures=("st-func-grad-in-hooks", "st-hooks-in-func-grad"),
+        vocabulary=Vocabulary(subjects=(*_DISABLE, "torch.func")),
+    ),
+    Claim(
+        id="saved-tensors/func-forward-transforms-allow-hooks",
+        statement="torch.func.jacfwd and torch.func.vmap run inside saved_tensors_hooks; "
+        "only grad, vjp, jacrev and hessian refuse them.",
+        expect=Expect.HOLDS,
+        probe=probe_func_forward_transforms_allow_hooks,
+        devices=("cpu",),
+        measures=("st-func-jacfwd-under-hooks", "st-func-vmap-under-hooks"),
+        control=Control(
+            "grad and vjp, which refuse hooks",
+            control_func_grad_refuses_hooks,
+            measures=("st-func-grad-under-hooks",),
+        ),
+    ),
+    Claim(
         id="saved-tensors/myth-disable-stops-saving",
         statement="Inside disable_saved_tensors_hooks, autograd stops saving intermediate "
         "results for backward.",
@@ -2367,71 +2431,7 @@ CLAIMS = (
         vocabulary=_REDUCE_COMPUTE,
         control=Control("no_grad, which skips backward", control_no_grad_reduces_compute),
     ),
-    Claim(
-        id="saved-tensors/func-forward-transforms-allow-hooks",
-        statement="torch.func.jacfwd and torch.func.vmap run inside saved_tensors_hooks; "
-        "only grad, vjp, jacrev and hessian refuse them.",
-        expect=Expect.HOLDS,
-        probe=probe_func_forward_transforms_allow_hooks,
-        devices=("cpu",),
-        measures=("st-func-jacfwd-under-hooks", "st-func-vmap-under-hooks"),
-        control=Control(
-            "grad and vjp, which refuse hooks",
-            control_func_grad_refuses_hooks,
-            measures=("st-func-grad-under-hooks",),
-        ),
-    ),
-    Claim(
-        id="saved-tensors/pow-tensor-exponent-saves-result",
-        statement="x ** y with a tensor exponent y saves its result for backward, as well as "
-        "its inputs.",
-        expect=Expect.HOLDS,
-        probe=probe_pow_tensor_exponent_saves_result,
-        measures=(
-            "st-pow-tensor-node",
-            "st-pow-tensor-saved",
-            "st-pow-tensor-saves-result",
-        ),
-        control=Control(
-            "a scalar exponent, which saves no result",
-            control_pow_scalar_exponent,
-            measures=("st-pow-scalar-saved",),
-        ),
-    ),
-    Claim(
-        id="saved-tensors/pack-hooks-miss-ctx-attributes",
-        statement="Pack hooks see the masks, statistics and indices that dropout, batch norm "
-        "and max pooling keep for backward, but not a tensor a custom Function keeps as a "
-        "ctx attribute.",
-        expect=Expect.HOLDS,
-        probe=probe_hooks_miss_ctx_attributes,
-        measures=(
-            "st-hooks-see-dropout-mask",
-            "st-hooks-see-norm-statistics",
-            "st-hooks-see-pool-indices",
-            "st-hooks-see-ctx-attribute",
-        ),
-        control=Control(
-            "the same Function with save_for_backward",
-            control_hooks_see_save_for_backward,
-            measures=("st-hooks-see-saved-for-backward",),
-        ),
-    ),
-    Claim(
-        id="saved-tensors/func-transforms-forbid-hooks",
-        statement="torch.func.grad disables saved tensor hooks while it runs: it raises "
-        "inside saved_tensors_hooks, and so does registering hooks inside it.",
-        expect=Expect.HOLDS,
-        probe=probe_func_forbids_hooks,
-        control=Control(
-            "torch.autograd.grad, which is not a transform",
-            control_autograd_grad_allows_hooks,
-        ),
-        devices=("cpu",),
-        measures=("st-func-grad-in-hooks", "st-hooks-in-func-grad"),
-        vocabulary=Vocabulary(subjects=(*_DISABLE, "torch.func")),
-    ),
-    # tools that reduce memory
+    # topics/saved-tensors.md (st-tools)
     Claim(
         id="saved-tensors/no-grad-holds-nothing",
         statement="Under torch.no_grad(), a forward pass holds no memory for backward.",
@@ -2689,7 +2689,7 @@ CLAIMS = (
             },
         ),
     ),
-    # the article's code (review page)
+    # reviews/disable-saved-tensors-hooks-article.md (st-review-claims)
     Claim(
         id="saved-tensors/flattened-with-block-does-not-compile",
         statement="A with statement whose body lost its indentation does not compile: "

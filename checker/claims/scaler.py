@@ -367,35 +367,7 @@ def _penalty_rule(device: Device, autograd_grad: bool) -> Observation:
 
 
 CLAIMS = (
-    Claim(
-        id="scaler/myth-scaler-backward-in-float32",
-        statement="GradScaler runs backward in float32: the gradients that flow back through "
-        "float16 operations become float32.",
-        expect=Expect.FAILS,
-        probe=probe_scaler_backward_in_float32_myth,
-        measures=("scaler-autocast-output-dtype", "scaler-autocast-output-grad-dtype"),
-        control=Control(
-            "the same step without autocast",
-            control_backward_without_autocast,
-            measures=("scaler-plain-output-grad-dtype",),
-        ),
-        vocabulary=Vocabulary(
-            subjects=_SCALER,
-            predicates={
-                "en": (
-                    "backward in float32",
-                    "backward pass in float32",
-                    "backward pass to float32",
-                    "gradients to float32",
-                    "gradients in float32",
-                    "backward in fp32",
-                    "to fp32",
-                ),
-                "ja": ("FP32に", "fp32に", "float32に", "FP32で", "float32で", "単精度で逆伝播"),
-                "ko": ("FP32로", "fp32로", "float32로", "FP32에서", "float32에서"),
-            },
-        ),
-    ),
+    # topics/gradscaler.md (gs-changes)
     Claim(
         id="scaler/myth-scaler-computes-in-float16",
         statement="GradScaler makes the model's operations run in float16.",
@@ -437,6 +409,36 @@ CLAIMS = (
         ),
     ),
     Claim(
+        id="scaler/myth-scaler-backward-in-float32",
+        statement="GradScaler runs backward in float32: the gradients that flow back through "
+        "float16 operations become float32.",
+        expect=Expect.FAILS,
+        probe=probe_scaler_backward_in_float32_myth,
+        measures=("scaler-autocast-output-dtype", "scaler-autocast-output-grad-dtype"),
+        control=Control(
+            "the same step without autocast",
+            control_backward_without_autocast,
+            measures=("scaler-plain-output-grad-dtype",),
+        ),
+        vocabulary=Vocabulary(
+            subjects=_SCALER,
+            predicates={
+                "en": (
+                    "backward in float32",
+                    "backward pass in float32",
+                    "backward pass to float32",
+                    "gradients to float32",
+                    "gradients in float32",
+                    "backward in fp32",
+                    "to fp32",
+                ),
+                "ja": ("FP32に", "fp32に", "float32に", "FP32で", "float32で", "単精度で逆伝播"),
+                "ko": ("FP32로", "fp32로", "float32로", "FP32에서", "float32에서"),
+            },
+        ),
+    ),
+    # topics/gradscaler.md (gs-several)
+    Claim(
         id="scaler/update-once-after-all-steps",
         statement="With several optimizers, one GradScaler serves them all: call scaler.step "
         "for each, then scaler.update once; an update between the steps corrupts the later "
@@ -468,6 +470,7 @@ CLAIMS = (
             },
         ),
     ),
+    # topics/gradscaler.md (gs-accumulation)
     Claim(
         id="scaler/accumulation-one-scale-per-window",
         statement="With gradient accumulation, the losses of one accumulation window are "
@@ -490,6 +493,7 @@ CLAIMS = (
             },
         ),
     ),
+    # topics/gradscaler.md (gs-penalty)
     Claim(
         id="scaler/autograd-grad-stays-scaled",
         statement="Gradients that torch.autograd.grad returns for a scaled loss stay scaled: "
@@ -512,6 +516,7 @@ CLAIMS = (
             },
         ),
     ),
+    # topics/gradscaler.md (gs-state)
     Claim(
         id="scaler/state-dict-restores-scale",
         statement="A GradScaler's state_dict holds its scale and growth tracker, and a new "
@@ -538,6 +543,7 @@ CLAIMS = (
             },
         ),
     ),
+    # topics/gradscaler.md (gs-skipped)
     Claim(
         id="scaler/skipped-step-is-visible",
         statement="A step that GradScaler skipped shows as a lower scale after update and "

@@ -1950,7 +1950,62 @@ _ERROR: dict[Lang, tuple[str, ...]] = {
 }
 
 CLAIMS = (
-    # views
+    # topics/views-and-inplace.md (vi-sharing)
+    Claim(
+        id="views/sharing-tensors-have-different-ids",
+        statement="Tensors that share storage, such as a tensor and its detach() or view(), "
+        "are different Python objects with different id() values.",
+        expect=Expect.HOLDS,
+        probe=probe_sharing_different_ids,
+        control=Control(
+            "clones, which have their own storage",
+            control_copies_have_different_ids,
+        ),
+        measures=("vi-detach-same-id", "vi-view-same-id", "vi-detach-and-view-share"),
+        vocabulary=Vocabulary(
+            subjects=("id(", "id"),
+            predicates={"en": ("different",), "ja": ("異な", "違"), "ko": ("다르", "같지 않")},
+        ),
+    ),
+    Claim(
+        id="views/storage-pointer-test-limits",
+        statement="Comparing untyped_storage().data_ptr() misses tensors made with "
+        "torch.from_numpy from overlapping slices of one array, and reports any two empty "
+        "tensors as sharing; comparing the byte ranges of the storages gets both right.",
+        expect=Expect.HOLDS,
+        probe=probe_pointer_test_limits,
+        devices=("cpu",),
+        measures=(
+            "vi-numpy-overlap-pointers-equal",
+            "vi-numpy-overlap-write-reaches",
+            "vi-numpy-overlap-ranges-overlap",
+            "vi-numpy-empty-pointers-equal",
+            "vi-numpy-empty-ranges-overlap",
+        ),
+        control=Control(
+            "slices of one tensor, which share a storage",
+            control_pointer_test_on_views,
+            measures=("vi-view-overlap-pointers-equal",),
+        ),
+    ),
+    Claim(
+        id="views/id-of-temporaries-can-repeat",
+        statement="Two temporary tensors created one after the other can get the same id(), "
+        "so equal id() values do not prove that two expressions give the same tensor.",
+        expect=Expect.HOLDS,
+        probe=probe_temporary_ids,
+        control=Control(
+            "results kept alive",
+            control_ids_of_living_tensors,
+        ),
+        devices=("cpu",),
+        measures=("vi-temporary-ids-tries", "vi-temporary-ids-equal", "vi-temporaries-same-object"),
+        vocabulary=Vocabulary(
+            subjects=("id(", "id"),
+            predicates={"en": ("same address",), "ja": ("同じアドレス",), "ko": ("주소는 같",)},
+        ),
+    ),
+    # topics/views-and-inplace.md (vi-views)
     Claim(
         id="views/view-and-reshape-share-storage",
         statement="view(), and reshape() or flatten() of a contiguous tensor, return tensors "
@@ -2122,6 +2177,7 @@ CLAIMS = (
             subjects=("transpose(", "expand("), predicates=_SHARE, opposites=_COPY
         ),
     ),
+    # topics/views-and-inplace.md (vi-copies)
     Claim(
         id="views/myth-index-select-shares-memory",
         statement="index_select() returns a tensor that shares memory with its input.",
@@ -2218,6 +2274,47 @@ CLAIMS = (
         ),
     ),
     Claim(
+        id="views/torch-tensor-copies",
+        statement="torch.tensor() always copies its data, whether it is given a NumPy array or "
+        "a tensor.",
+        expect=Expect.HOLDS,
+        probe=probe_torch_tensor_copies,
+        control=Control(
+            "torch.as_tensor in place of torch.tensor",
+            control_as_tensor_in_place_of_tensor,
+        ),
+        measures=(
+            "vi-tensor-from-array-shares",
+            "vi-tensor-from-array-allocated",
+            "vi-tensor-from-tensor-shares",
+            "vi-tensor-from-tensor-warning",
+        ),
+        vocabulary=Vocabulary(subjects=("torch.tensor(",), predicates=_COPY, opposites=_SHARE),
+    ),
+    Claim(
+        id="views/torch-tensor-warning-advises-detach-clone",
+        statement="Given a tensor, torch.tensor() warns and recommends "
+        "sourceTensor.detach().clone() to copy it.",
+        expect=Expect.HOLDS,
+        probe=probe_torch_tensor_advice,
+        devices=("cpu",),
+        measures=(
+            "vi-tensor-tensor-warning",
+            "vi-tensor-tensor-advice-detach-clone",
+            "vi-tensor-tensor-advice-clone-detach",
+        ),
+        control=Control(
+            "torch.tensor of a list, which does not warn", control_torch_tensor_of_list
+        ),
+        # the advice is code, the same in every language; older releases gave the other order
+        vocabulary=Vocabulary(
+            subjects=("torch.tensor",),
+            predicates={lang: ("detach().clone()",) for lang in ("en", "ja", "ko")},
+            opposites={lang: ("clone().detach()",) for lang in ("en", "ja", "ko")},
+        ),
+    ),
+    # topics/views-and-inplace.md (vi-numpy)
+    Claim(
         id="views/numpy-and-from-numpy-share-memory",
         statement="Tensor.numpy() and torch.from_numpy() share memory with their source, so "
         "writes show on both sides and no bytes are copied.",
@@ -2259,321 +2356,7 @@ CLAIMS = (
         ),
         vocabulary=Vocabulary(subjects=("as_tensor",), predicates=_SHARE, opposites=_COPY),
     ),
-    Claim(
-        id="views/storage-pointer-test-limits",
-        statement="Comparing untyped_storage().data_ptr() misses tensors made with "
-        "torch.from_numpy from overlapping slices of one array, and reports any two empty "
-        "tensors as sharing; comparing the byte ranges of the storages gets both right.",
-        expect=Expect.HOLDS,
-        probe=probe_pointer_test_limits,
-        devices=("cpu",),
-        measures=(
-            "vi-numpy-overlap-pointers-equal",
-            "vi-numpy-overlap-write-reaches",
-            "vi-numpy-overlap-ranges-overlap",
-            "vi-numpy-empty-pointers-equal",
-            "vi-numpy-empty-ranges-overlap",
-        ),
-        control=Control(
-            "slices of one tensor, which share a storage",
-            control_pointer_test_on_views,
-            measures=("vi-view-overlap-pointers-equal",),
-        ),
-    ),
-    Claim(
-        id="views/torch-tensor-warning-advises-detach-clone",
-        statement="Given a tensor, torch.tensor() warns and recommends "
-        "sourceTensor.detach().clone() to copy it.",
-        expect=Expect.HOLDS,
-        probe=probe_torch_tensor_advice,
-        devices=("cpu",),
-        measures=(
-            "vi-tensor-tensor-warning",
-            "vi-tensor-tensor-advice-detach-clone",
-            "vi-tensor-tensor-advice-clone-detach",
-        ),
-        control=Control(
-            "torch.tensor of a list, which does not warn", control_torch_tensor_of_list
-        ),
-        # the advice is code, the same in every language; older releases gave the other order
-        vocabulary=Vocabulary(
-            subjects=("torch.tensor",),
-            predicates={lang: ("detach().clone()",) for lang in ("en", "ja", "ko")},
-            opposites={lang: ("clone().detach()",) for lang in ("en", "ja", "ko")},
-        ),
-    ),
-    Claim(
-        id="inplace/leaf-refused-only-while-recording",
-        statement="A leaf that requires grad refuses in-place operations while autograd records "
-        "even when nothing has saved it, and accepts them under torch.no_grad(); out= refuses "
-        "inputs that require grad only in grad mode.",
-        expect=Expect.HOLDS,
-        probe=probe_leaf_refused_only_while_recording,
-        measures=(
-            "vi-leaf-unsaved-in-place-error",
-            "vi-leaf-in-place-no-grad",
-            "vi-leaf-out-grad-mode-error",
-            "vi-leaf-out-no-grad",
-        ),
-        control=Control(
-            "a non-leaf tensor, which autograd rebases",
-            control_non_leaf_in_place,
-            measures=("vi-non-leaf-unsaved-in-place-error",),
-        ),
-    ),
-    Claim(
-        id="views/torch-tensor-copies",
-        statement="torch.tensor() always copies its data, whether it is given a NumPy array or "
-        "a tensor.",
-        expect=Expect.HOLDS,
-        probe=probe_torch_tensor_copies,
-        control=Control(
-            "torch.as_tensor in place of torch.tensor",
-            control_as_tensor_in_place_of_tensor,
-        ),
-        measures=(
-            "vi-tensor-from-array-shares",
-            "vi-tensor-from-array-allocated",
-            "vi-tensor-from-tensor-shares",
-            "vi-tensor-from-tensor-warning",
-        ),
-        vocabulary=Vocabulary(subjects=("torch.tensor(",), predicates=_COPY, opposites=_SHARE),
-    ),
-    Claim(
-        id="views/sharing-tensors-have-different-ids",
-        statement="Tensors that share storage, such as a tensor and its detach() or view(), "
-        "are different Python objects with different id() values.",
-        expect=Expect.HOLDS,
-        probe=probe_sharing_different_ids,
-        control=Control(
-            "clones, which have their own storage",
-            control_copies_have_different_ids,
-        ),
-        measures=("vi-detach-same-id", "vi-view-same-id", "vi-detach-and-view-share"),
-        vocabulary=Vocabulary(
-            subjects=("id(", "id"),
-            predicates={"en": ("different",), "ja": ("異な", "違"), "ko": ("다르", "같지 않")},
-        ),
-    ),
-    Claim(
-        id="views/id-of-temporaries-can-repeat",
-        statement="Two temporary tensors created one after the other can get the same id(), "
-        "so equal id() values do not prove that two expressions give the same tensor.",
-        expect=Expect.HOLDS,
-        probe=probe_temporary_ids,
-        control=Control(
-            "results kept alive",
-            control_ids_of_living_tensors,
-        ),
-        devices=("cpu",),
-        measures=("vi-temporary-ids-tries", "vi-temporary-ids-equal", "vi-temporaries-same-object"),
-        vocabulary=Vocabulary(
-            subjects=("id(", "id"),
-            predicates={"en": ("same address",), "ja": ("同じアドレス",), "ko": ("주소는 같",)},
-        ),
-    ),
-    # detach and clone
-    Claim(
-        id="views/detach-shares-storage-outside-graph",
-        statement="detach() returns a tensor that shares the original's storage, has no "
-        "grad_fn and does not require grad: no gradient flows through it, and it allocates "
-        "nothing.",
-        expect=Expect.HOLDS,
-        probe=probe_detach,
-        control=Control(
-            "clone() in place of detach()",
-            control_clone_in_place_of_detach,
-        ),
-        measures=(
-            "vi-detach-storage-shared",
-            "vi-detach-grad-fn",
-            "vi-detach-requires-grad",
-            "vi-detach-allocated",
-            "vi-detach-branch-grad",
-        ),
-        vocabulary=Vocabulary(subjects=("detach",), predicates=_SHARE, opposites=_COPY),
-    ),
-    Claim(
-        id="views/detach-sees-in-place-updates",
-        statement="A detached tensor sees later in-place updates of the original, such as an "
-        "optimizer step; a clone keeps the old values.",
-        expect=Expect.HOLDS,
-        probe=probe_detach_sees_updates,
-        control=Control(
-            "an update that replaces w.data",
-            control_update_replacing_data,
-        ),
-        measures=("vi-parameter-after-step", "vi-detached-after-step", "vi-cloned-after-step"),
-        vocabulary=Vocabulary(
-            subjects=("detach",),
-            predicates={
-                "en": ("update", "change"),
-                "ja": ("更新", "変わ"),
-                "ko": ("업데이트", "변경"),
-            },
-        ),
-    ),
-    Claim(
-        id="views/clone-copies-and-stays-in-graph",
-        statement="clone() allocates a copy that shares no storage with the original, and it "
-        "stays in the autograd graph (grad_fn CloneBackward0, requires_grad kept).",
-        expect=Expect.HOLDS,
-        probe=probe_clone,
-        control=Control(
-            "view_as in place of clone",
-            control_view_as_is_no_clone,
-        ),
-        measures=(
-            "vi-clone-storage-shared",
-            "vi-clone-grad-fn",
-            "vi-clone-requires-grad",
-            "vi-clone-allocated",
-            "vi-clone-source-nbytes",
-        ),
-        vocabulary=Vocabulary(subjects=("clone",), predicates=_COPY, opposites=_SHARE),
-    ),
-    Claim(
-        id="views/clone-detach-is-a-plain-copy",
-        statement="clone().detach() is a copy outside the graph: its own storage, a leaf that "
-        "does not require grad.",
-        expect=Expect.HOLDS,
-        probe=probe_clone_detach,
-        control=Control(
-            "detach() without clone()",
-            control_detach_without_clone,
-        ),
-        measures=(
-            "vi-clone-detach-storage-shared",
-            "vi-clone-detach-requires-grad",
-            "vi-clone-detach-is-leaf",
-            "vi-clone-detach-allocated",
-        ),
-    ),
-    Claim(
-        id="views/gradient-flows-through-clone",
-        statement="Gradients flow through clone() to the original unchanged, and accumulate "
-        "in the original's .grad.",
-        expect=Expect.HOLDS,
-        probe=probe_gradient_through_clone,
-        control=Control(
-            "clone().detach() in place of clone()",
-            control_gradient_through_detached_clone,
-        ),
-        measures=("vi-clone-grad-first", "vi-clone-grad-accumulated"),
-        vocabulary=Vocabulary(
-            subjects=("clone",),
-            predicates={
-                "en": ("gradients flow", "gradient flows", "flow back", "flows back", "accumulate"),
-                "ja": ("勾配が流れ", "勾配は流れ", "流れ戻", "へ流れ", "蓄積", "累積"),
-                "ko": ("변화도가 흐", "변화도는 흐", "기울기가 흐", "흘러", "되돌아", "누적"),
-            },
-        ),
-    ),
-    Claim(
-        id="views/clone-grad-is-none-with-warning",
-        statement="A clone of a tensor that requires grad is not a leaf: its .grad stays None "
-        "after backward, and reading it emits a UserWarning, unless retain_grad() was called.",
-        expect=Expect.HOLDS,
-        probe=probe_clone_grad_none,
-        control=Control(
-            "a copy made a leaf with detach().requires_grad_()",
-            control_leaf_copy_gets_grad,
-        ),
-        measures=(
-            "vi-clone-grad-after-backward",
-            "vi-non-leaf-grad-warning",
-            "vi-clone-retained-grad",
-        ),
-        vocabulary=Vocabulary(
-            subjects=("clone",),
-            predicates={"en": ("None",), "ja": ("None",), "ko": ("None",)},
-        ),
-    ),
-    Claim(
-        id="views/clone-of-constant-becomes-trainable-leaf",
-        statement="The clone of a tensor that does not require grad is a leaf: after "
-        "requires_grad_() it receives its own .grad, and nothing flows back to the source.",
-        expect=Expect.HOLDS,
-        probe=probe_constant_clone_leaf,
-        control=Control(
-            "the clone of a tensor that requires grad",
-            control_clone_of_trainable_tensor,
-        ),
-        measures=(
-            "vi-constant-clone-is-leaf",
-            "vi-constant-source-grad",
-            "vi-constant-clone-grad",
-        ),
-    ),
-    Claim(
-        id="views/linear-input-grad-equals-weight",
-        statement="For y = Linear(2, 1)(x) with a 1-D input, x.grad after y.backward() is the "
-        "layer's weight row, so its values depend only on the initialization.",
-        expect=Expect.HOLDS,
-        probe=probe_linear_input_grad,
-        control=Control(
-            "the square of the output",
-            control_squared_output,
-        ),
-        devices=("cpu",),
-        measures=("vi-linear-input-grad-equals-weight", "vi-linear-input-grad-seed-0"),
-    ),
-    Claim(
-        id="views/myth-detach-metadata-change-raises",
-        statement="Changing the shape or storage of a detach() result in place (resize_, "
-        "resize_as_, set_, transpose_) raises an error or a warning.",
-        expect=Expect.FAILS,
-        probe=probe_detach_metadata_myth,
-        measures=(
-            "vi-detach-resize-error",
-            "vi-detach-resize-as-error",
-            "vi-detach-set-error",
-            "vi-detach-transpose-error",
-            "vi-detach-shape-after-resize",
-        ),
-        vocabulary=Vocabulary(subjects=("resize_", "set_", "transpose_"), predicates=_ERROR),
-        control=Control(
-            "the same changes on the tensor itself",
-            control_metadata_change_on_original,
-            measures=("vi-original-transpose-error",),
-        ),
-    ),
-    Claim(
-        id="views/detach-metadata-change-breaks-saved-backward",
-        statement="Changing the shape or storage of a detach() result in place bumps the "
-        "version counter it shares with the original, so a backward that saved the "
-        "original then raises.",
-        expect=Expect.HOLDS,
-        probe=probe_detach_change_breaks_saved_backward,
-        measures=(
-            "vi-saved-detach-version-bumps",
-            "vi-saved-detach-backward-errors",
-            "vi-saved-detach-backward-error",
-        ),
-        control=Control(
-            "the same graph without the change",
-            control_saved_original_unchanged,
-            measures=("vi-saved-unchanged-backward-errors",),
-        ),
-    ),
-    Claim(
-        id="views/resize-refuses-tensors-that-require-grad",
-        statement="resize_() raises on any tensor that requires grad, a clone included; "
-        "other in-place metadata changes such as transpose_() are allowed.",
-        expect=Expect.HOLDS,
-        probe=probe_resize_requires_grad,
-        control=Control(
-            "tensors that do not require grad",
-            control_resize_without_grad,
-        ),
-        measures=(
-            "vi-resize-leaf-error",
-            "vi-resize-clone-error",
-            "vi-transpose-clone-error",
-            "vi-resize-detached-error",
-        ),
-    ),
-    # what in-place operations are
+    # topics/views-and-inplace.md (vi-inplace)
     Claim(
         id="inplace/underscore-methods-return-self",
         statement="Methods whose name ends in an underscore, such as add_() and scatter_(), "
@@ -2646,7 +2429,6 @@ CLAIMS = (
             denies=True,
         ),
     ),
-    # what in-place operations allocate
     Claim(
         id="inplace/relu-in-place-allocates-nothing",
         statement="F.relu_() allocates no memory, where F.relu() allocates a new tensor of the "
@@ -2751,19 +2533,6 @@ CLAIMS = (
         vocabulary=Vocabulary(subjects=_IN_PLACE_OPERATIONS, predicates=_ALLOCATE),
     ),
     Claim(
-        id="inplace/out-refuses-autograd",
-        statement="Functions called with out= do not support autograd: an input that requires "
-        "grad makes them raise.",
-        expect=Expect.HOLDS,
-        probe=probe_out_refuses_autograd,
-        control=Control(
-            "inputs that do not require grad",
-            control_out_without_grad,
-        ),
-        measures=("vi-out-requires-grad-error",),
-    ),
-    # the CUDA caching allocator
-    Claim(
         id="inplace/cuda-large-blocks-rounded-to-2mib",
         statement="With the default settings, the CUDA caching allocator reserves large "
         "tensors in segments rounded up to 2 MiB, and memory_allocated() counts the whole "
@@ -2824,7 +2593,7 @@ CLAIMS = (
         devices=("cuda",),
         measures=("vi-cuda-max-delta-without-reset", "vi-cuda-max-delta-with-reset"),
     ),
-    # in-place operations and autograd
+    # topics/views-and-inplace.md (vi-autograd)
     Claim(
         id="inplace/leaf-requiring-grad-refuses-in-place",
         statement="An in-place operation on a leaf tensor that requires grad raises, except "
@@ -2848,6 +2617,25 @@ CLAIMS = (
                 "ja": ("インプレース演算を使えます", "インプレース演算が使えます"),
                 "ko": ("인플레이스 연산을 쓸 수 있", "인플레이스 연산을 사용할 수 있"),
             },
+        ),
+    ),
+    Claim(
+        id="inplace/leaf-refused-only-while-recording",
+        statement="A leaf that requires grad refuses in-place operations while autograd records "
+        "even when nothing has saved it, and accepts them under torch.no_grad(); out= refuses "
+        "inputs that require grad only in grad mode.",
+        expect=Expect.HOLDS,
+        probe=probe_leaf_refused_only_while_recording,
+        measures=(
+            "vi-leaf-unsaved-in-place-error",
+            "vi-leaf-in-place-no-grad",
+            "vi-leaf-out-grad-mode-error",
+            "vi-leaf-out-no-grad",
+        ),
+        control=Control(
+            "a non-leaf tensor, which autograd rebases",
+            control_non_leaf_in_place,
+            measures=("vi-non-leaf-unsaved-in-place-error",),
         ),
     ),
     Claim(
@@ -2908,6 +2696,18 @@ CLAIMS = (
         ),
     ),
     Claim(
+        id="inplace/out-refuses-autograd",
+        statement="Functions called with out= do not support autograd: an input that requires "
+        "grad makes them raise.",
+        expect=Expect.HOLDS,
+        probe=probe_out_refuses_autograd,
+        control=Control(
+            "inputs that do not require grad",
+            control_out_without_grad,
+        ),
+        measures=("vi-out-requires-grad-error",),
+    ),
+    Claim(
         id="inplace/myth-no-error-means-correct-gradients",
         statement="If code with in-place operations runs backward without an error, its "
         "gradients are correct.",
@@ -2952,7 +2752,195 @@ CLAIMS = (
             },
         ),
     ),
-    # the article's code
+    # topics/views-and-inplace.md (vi-clone-detach)
+    Claim(
+        id="views/detach-shares-storage-outside-graph",
+        statement="detach() returns a tensor that shares the original's storage, has no "
+        "grad_fn and does not require grad: no gradient flows through it, and it allocates "
+        "nothing.",
+        expect=Expect.HOLDS,
+        probe=probe_detach,
+        control=Control(
+            "clone() in place of detach()",
+            control_clone_in_place_of_detach,
+        ),
+        measures=(
+            "vi-detach-storage-shared",
+            "vi-detach-grad-fn",
+            "vi-detach-requires-grad",
+            "vi-detach-allocated",
+            "vi-detach-branch-grad",
+        ),
+        vocabulary=Vocabulary(subjects=("detach",), predicates=_SHARE, opposites=_COPY),
+    ),
+    Claim(
+        id="views/detach-sees-in-place-updates",
+        statement="A detached tensor sees later in-place updates of the original, such as an "
+        "optimizer step; a clone keeps the old values.",
+        expect=Expect.HOLDS,
+        probe=probe_detach_sees_updates,
+        control=Control(
+            "an update that replaces w.data",
+            control_update_replacing_data,
+        ),
+        measures=("vi-parameter-after-step", "vi-detached-after-step", "vi-cloned-after-step"),
+        vocabulary=Vocabulary(
+            subjects=("detach",),
+            predicates={
+                "en": ("update", "change"),
+                "ja": ("更新", "変わ"),
+                "ko": ("업데이트", "변경"),
+            },
+        ),
+    ),
+    Claim(
+        id="views/myth-detach-metadata-change-raises",
+        statement="Changing the shape or storage of a detach() result in place (resize_, "
+        "resize_as_, set_, transpose_) raises an error or a warning.",
+        expect=Expect.FAILS,
+        probe=probe_detach_metadata_myth,
+        measures=(
+            "vi-detach-resize-error",
+            "vi-detach-resize-as-error",
+            "vi-detach-set-error",
+            "vi-detach-transpose-error",
+            "vi-detach-shape-after-resize",
+        ),
+        vocabulary=Vocabulary(subjects=("resize_", "set_", "transpose_"), predicates=_ERROR),
+        control=Control(
+            "the same changes on the tensor itself",
+            control_metadata_change_on_original,
+            measures=("vi-original-transpose-error",),
+        ),
+    ),
+    Claim(
+        id="views/detach-metadata-change-breaks-saved-backward",
+        statement="Changing the shape or storage of a detach() result in place bumps the "
+        "version counter it shares with the original, so a backward that saved the "
+        "original then raises.",
+        expect=Expect.HOLDS,
+        probe=probe_detach_change_breaks_saved_backward,
+        measures=(
+            "vi-saved-detach-version-bumps",
+            "vi-saved-detach-backward-errors",
+            "vi-saved-detach-backward-error",
+        ),
+        control=Control(
+            "the same graph without the change",
+            control_saved_original_unchanged,
+            measures=("vi-saved-unchanged-backward-errors",),
+        ),
+    ),
+    Claim(
+        id="views/resize-refuses-tensors-that-require-grad",
+        statement="resize_() raises on any tensor that requires grad, a clone included; "
+        "other in-place metadata changes such as transpose_() are allowed.",
+        expect=Expect.HOLDS,
+        probe=probe_resize_requires_grad,
+        control=Control(
+            "tensors that do not require grad",
+            control_resize_without_grad,
+        ),
+        measures=(
+            "vi-resize-leaf-error",
+            "vi-resize-clone-error",
+            "vi-transpose-clone-error",
+            "vi-resize-detached-error",
+        ),
+    ),
+    Claim(
+        id="views/clone-copies-and-stays-in-graph",
+        statement="clone() allocates a copy that shares no storage with the original, and it "
+        "stays in the autograd graph (grad_fn CloneBackward0, requires_grad kept).",
+        expect=Expect.HOLDS,
+        probe=probe_clone,
+        control=Control(
+            "view_as in place of clone",
+            control_view_as_is_no_clone,
+        ),
+        measures=(
+            "vi-clone-storage-shared",
+            "vi-clone-grad-fn",
+            "vi-clone-requires-grad",
+            "vi-clone-allocated",
+            "vi-clone-source-nbytes",
+        ),
+        vocabulary=Vocabulary(subjects=("clone",), predicates=_COPY, opposites=_SHARE),
+    ),
+    Claim(
+        id="views/gradient-flows-through-clone",
+        statement="Gradients flow through clone() to the original unchanged, and accumulate "
+        "in the original's .grad.",
+        expect=Expect.HOLDS,
+        probe=probe_gradient_through_clone,
+        control=Control(
+            "clone().detach() in place of clone()",
+            control_gradient_through_detached_clone,
+        ),
+        measures=("vi-clone-grad-first", "vi-clone-grad-accumulated"),
+        vocabulary=Vocabulary(
+            subjects=("clone",),
+            predicates={
+                "en": ("gradients flow", "gradient flows", "flow back", "flows back", "accumulate"),
+                "ja": ("勾配が流れ", "勾配は流れ", "流れ戻", "へ流れ", "蓄積", "累積"),
+                "ko": ("변화도가 흐", "변화도는 흐", "기울기가 흐", "흘러", "되돌아", "누적"),
+            },
+        ),
+    ),
+    Claim(
+        id="views/clone-grad-is-none-with-warning",
+        statement="A clone of a tensor that requires grad is not a leaf: its .grad stays None "
+        "after backward, and reading it emits a UserWarning, unless retain_grad() was called.",
+        expect=Expect.HOLDS,
+        probe=probe_clone_grad_none,
+        control=Control(
+            "a copy made a leaf with detach().requires_grad_()",
+            control_leaf_copy_gets_grad,
+        ),
+        measures=(
+            "vi-clone-grad-after-backward",
+            "vi-non-leaf-grad-warning",
+            "vi-clone-retained-grad",
+        ),
+        vocabulary=Vocabulary(
+            subjects=("clone",),
+            predicates={"en": ("None",), "ja": ("None",), "ko": ("None",)},
+        ),
+    ),
+    Claim(
+        id="views/clone-of-constant-becomes-trainable-leaf",
+        statement="The clone of a tensor that does not require grad is a leaf: after "
+        "requires_grad_() it receives its own .grad, and nothing flows back to the source.",
+        expect=Expect.HOLDS,
+        probe=probe_constant_clone_leaf,
+        control=Control(
+            "the clone of a tensor that requires grad",
+            control_clone_of_trainable_tensor,
+        ),
+        measures=(
+            "vi-constant-clone-is-leaf",
+            "vi-constant-source-grad",
+            "vi-constant-clone-grad",
+        ),
+    ),
+    Claim(
+        id="views/clone-detach-is-a-plain-copy",
+        statement="clone().detach() is a copy outside the graph: its own storage, a leaf that "
+        "does not require grad.",
+        expect=Expect.HOLDS,
+        probe=probe_clone_detach,
+        control=Control(
+            "detach() without clone()",
+            control_detach_without_clone,
+        ),
+        measures=(
+            "vi-clone-detach-storage-shared",
+            "vi-clone-detach-requires-grad",
+            "vi-clone-detach-is-leaf",
+            "vi-clone-detach-allocated",
+        ),
+    ),
+    # reviews/copies-and-inplace-article.md (vi-review-claims)
     Claim(
         id="inplace/flattened-if-does-not-compile",
         statement="An if statement whose body lost its extra indentation does not compile: "
@@ -2991,5 +2979,18 @@ CLAIMS = (
         ),
         devices=("cpu",),
         measures=("vi-cuda-sync-without-gpu-error", "vi-cuda-sync-without-gpu-where"),
+    ),
+    Claim(
+        id="views/linear-input-grad-equals-weight",
+        statement="For y = Linear(2, 1)(x) with a 1-D input, x.grad after y.backward() is the "
+        "layer's weight row, so its values depend only on the initialization.",
+        expect=Expect.HOLDS,
+        probe=probe_linear_input_grad,
+        control=Control(
+            "the square of the output",
+            control_squared_output,
+        ),
+        devices=("cpu",),
+        measures=("vi-linear-input-grad-equals-weight", "vi-linear-input-grad-seed-0"),
     ),
 )
