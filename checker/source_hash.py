@@ -79,7 +79,7 @@ def _referenced(func: types.FunctionType) -> Iterator[Any]:
     """Functions and classes of the ``checker`` package named by ``func``'s code.
 
     Names are looked up in the function's globals and, for helpers reached as attributes of
-    one of our modules (``memory.saved_bytes``), in that module too.
+    one of our modules (``measure.saved_bytes``), in that module too.
     """
     names = set(_names(func.__code__))
     namespaces = [func.__globals__]

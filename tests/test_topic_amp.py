@@ -9,16 +9,12 @@ from pathlib import Path
 import pytest
 
 from checker.claims import amp
-from checker.probes import mixed_precision
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_claim_module_does_not_import_torch() -> None:
-    code = (
-        "import sys, checker.claims.amp, checker.probes.mixed_precision; "
-        "sys.exit('torch' in sys.modules)"
-    )
+    code = "import sys, checker.claims.amp; sys.exit('torch' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
     assert result.returncode == 0
 
@@ -73,24 +69,25 @@ torch = pytest.importorskip("torch")
 
 
 def test_result_dtypes_reports_dtypes_and_errors() -> None:
-    found = mixed_precision.result_dtypes("cpu", ("mm", "relu", "mse_loss"), torch.float32, None)
+    found = amp.result_dtypes("cpu", ("mm", "relu", "mse_loss"), torch.float32, None)
     assert found == {"mm": "float32", "relu": "float32", "mse_loss": "float32"}
-    with_autocast = mixed_precision.result_dtypes("cpu", ("mm",), torch.float32, torch.bfloat16)
+    with_autocast = amp.result_dtypes("cpu", ("mm",), torch.float32, torch.bfloat16)
     assert with_autocast == {"mm": "bfloat16"}
 
 
-def test_surviving_gradients_counts_the_sweep() -> None:
-    kept32, total = mixed_precision.surviving_gradients("cpu", torch.float32)
-    kept16, _ = mixed_precision.surviving_gradients("cpu", torch.float16)
-    scaled, _ = mixed_precision.surviving_gradients("cpu", torch.float16, scaled=True)
-    decades = mixed_precision.SWEEP_HIGH - mixed_precision.SWEEP_LOW
-    assert total == decades * mixed_precision.SWEEP_PER_DECADE + 1 == 421
+def test_the_sweep_counts_the_gradients_that_arrive() -> None:
+    kept32 = amp.gradient_sweep("cpu", torch.float32).kept()
+    sweep16 = amp.gradient_sweep("cpu", torch.float16)
+    scaled = amp.gradient_sweep("cpu", torch.float16, scaled=True).kept()
+    total = sweep16.count()
+    decades = amp.SWEEP_HIGH - amp.SWEEP_LOW
+    assert total == decades * amp.SWEEP_PER_DECADE + 1 == 421
     assert kept32 == total  # the sweep stops at 1e-44, above float32's smallest subnormal
-    assert (kept16, scaled) == (56, 104)  # from 3.2e-8 up; from 5.0e-13 up with the scaler
+    assert (sweep16.kept(), scaled) == (56, 104)  # from 3.2e-8 up; from 5.0e-13 up with the scaler
 
 
 def test_the_sweep_reports_what_arrived_and_its_rounding() -> None:
-    sweep = mixed_precision.gradient_sweep("cpu", torch.float16, scaled=True)
+    sweep = amp.gradient_sweep("cpu", torch.float16, scaled=True)
     assert sweep.count(1e-12) == sweep.kept(1e-12) == 100
     assert sweep.kept(0.0, 1e-13) == 0
     assert f"{sweep.smallest_kept():.3g}" == "5.01e-13"
@@ -99,12 +96,12 @@ def test_the_sweep_reports_what_arrived_and_its_rounding() -> None:
 
 
 def test_matmul_function_logs_what_it_saw() -> None:
-    function, log = mixed_precision.matmul_function(
+    function, log = amp.matmul_function(
         "cpu",
         forward_decorator=torch.amp.custom_fwd(device_type="cpu"),
         backward_decorator=torch.amp.custom_bwd(device_type="cpu"),
     )
-    a, b = mixed_precision.matmul_inputs("cpu", size=4)
+    a, b = amp.matmul_inputs("cpu", size=4)
     with torch.autocast("cpu", dtype=torch.bfloat16):
         out = function.apply(a, b)
     out.float().sum().backward()
@@ -112,18 +109,3 @@ def test_matmul_function_logs_what_it_saw() -> None:
     assert log.forward_dtypes == {"a": "float32", "b": "float32", "out": "bfloat16"}
     assert log.backward_dtypes["grad_a"] == "bfloat16"
     assert a.grad is not None and a.grad.dtype == torch.float32
-
-
-def test_error_text_and_caught_warnings() -> None:
-    assert mixed_precision.error_text(lambda: None) == "no error"
-    assert mixed_precision.error_text(lambda: 1 / 0).startswith("ZeroDivisionError")
-
-    def warn() -> int:
-        import warnings
-
-        warnings.warn("careful", FutureWarning, stacklevel=1)
-        return 3
-
-    result, caught = mixed_precision.caught_warnings(warn)
-    assert result == 3
-    assert caught == [("FutureWarning", "careful")]

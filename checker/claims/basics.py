@@ -6,7 +6,7 @@ from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
-from checker.probes.memory import cuda_memory, shares_storage
+from checker.measure import cuda_memory, shares_storage
 from checker.typing import Device
 
 

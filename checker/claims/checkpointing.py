@@ -1,7 +1,7 @@
 """Claims of the page "Activation checkpointing" (docs/topics/checkpointing.md).
 
 The memory and recompute claims measure the comparison model of the saved-tensors page
-(:func:`~checker.probes.autograd_memory.ffn_model`: four feed-forward blocks of Linear, GELU,
+(:func:`~checker.claims.saved_tensors.ffn_model`: four feed-forward blocks of Linear, GELU,
 Linear) under one checkpointing variant each: nothing checkpointed, ``checkpoint_sequential``
 with two segments, every block in its own checkpoint, the whole model in one checkpoint, and
 every block with selective checkpointing that saves the matrix products. Recomputation is
@@ -17,14 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
+from checker.claims.saved_tensors import ffn_batch, ffn_model
 from checker.evidence import Measurement, NotApplicable, Observation
-from checker.probes.autograd_memory import (
-    count_kernels,
-    ffn_batch,
-    ffn_model,
-    trace_memory,
-)
-from checker.probes.mixed_precision import caught_warnings, error_text
+from checker.measure import caught_warnings, count_kernels, error_text, trace_memory
 from checker.typing import Device
 
 #: The forward operators of a block: Linear -> addmm, GELU -> gelu. Backward runs neither.

@@ -21,7 +21,7 @@ from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
-from checker.probes.memory import shares_storage
+from checker.measure import shares_storage
 from checker.typing import Lang
 
 #: Elements of the float32 array whose conversion is timed: 16 MiB.

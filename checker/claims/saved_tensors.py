@@ -15,16 +15,14 @@ from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
-from checker.probes.autograd_memory import (
+from checker.measure import (
     MemoryTrace,
     count_kernels,
     count_work,
-    ffn_batch,
-    ffn_model,
     saved_bytes,
+    shares_storage,
     trace_memory,
 )
-from checker.probes.memory import shares_storage
 from checker.typing import Device, Lang
 
 #: The message the probes give ``disable_saved_tensors_hooks``.
@@ -33,6 +31,39 @@ MESSAGE = "saved tensor hooks are off here"
 _RULE_MARGIN = 0.01
 #: A variant "takes less time" when its step takes less than this share of the default's.
 _TIME_RATIO = 1 / 2
+
+
+# -- the comparison model ---------------------------------------------------------------------
+
+#: Shape of the comparison model: blocks of Linear(width, hidden), GELU, Linear(hidden, width).
+FFN_BLOCKS = 4
+FFN_WIDTH = 128
+FFN_HIDDEN = 512
+FFN_ROWS = 256
+
+
+def ffn_model(device: str) -> Any:
+    """The comparison model: :data:`FFN_BLOCKS` feed-forward blocks, seeded."""
+    import torch
+
+    torch.manual_seed(0)
+    blocks = [
+        torch.nn.Sequential(
+            torch.nn.Linear(FFN_WIDTH, FFN_HIDDEN),
+            torch.nn.GELU(),
+            torch.nn.Linear(FFN_HIDDEN, FFN_WIDTH),
+        )
+        for _ in range(FFN_BLOCKS)
+    ]
+    return torch.nn.Sequential(*blocks).to(device)
+
+
+def ffn_batch(device: str) -> Any:
+    """A batch of :data:`FFN_ROWS` inputs for :func:`ffn_model`."""
+    import torch
+
+    generator = torch.Generator().manual_seed(1)
+    return torch.randn(FFN_ROWS, FFN_WIDTH, generator=generator).to(device)
 
 
 # -- shared pieces ---------------------------------------------------------------------------

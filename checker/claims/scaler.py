@@ -12,7 +12,7 @@ from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
-from checker.probes.mixed_precision import caught_warnings
+from checker.measure import caught_warnings
 from checker.typing import Device
 
 _SCALER = ("GradScaler", "scaler")

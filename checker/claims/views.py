@@ -20,8 +20,7 @@ from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
-from checker.probes.memory import cpu_allocations, cuda_memory, shares_storage
-from checker.probes.step_memory import step_memory
+from checker.measure import cpu_allocations, cuda_memory, shares_storage, step_memory
 from checker.typing import Device, Lang
 
 #: Side of the square float32 tensors whose allocations are measured: 4 MiB each.
