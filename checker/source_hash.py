@@ -50,6 +50,12 @@ def probe_hash(*probes: Callable[..., Any]) -> str:
     return digest.hexdigest()[:16]
 
 
+def reached_modules(*probes: Callable[..., Any]) -> set[str]:
+    """The modules of ``probes`` and of every helper of ours they reach: the modules whose
+    code a probe's hash covers."""
+    return {name.partition(":")[0] for probe in probes for name, _ in _sources(probe)}
+
+
 def _sources(root: Callable[..., Any]) -> Iterator[tuple[str, str]]:
     seen: set[str] = set()
     stack: list[Any] = [root]
