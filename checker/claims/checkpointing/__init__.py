@@ -1,7 +1,7 @@
 """Claims of the page "Activation checkpointing" (docs/topics/checkpointing.md).
 
 The memory and recompute claims measure the comparison model of the saved-tensors page
-(:func:`~checker.claims.saved_tensors.ffn_model`: four feed-forward blocks of Linear, GELU,
+(:func:`~checker.claims.saved_tensors._model.ffn_model`: four feed-forward blocks of Linear, GELU,
 Linear) under one checkpointing variant each: nothing checkpointed, ``checkpoint_sequential``
 with two segments, every block in its own checkpoint, the whole model in one checkpoint, and
 every block with selective checkpointing that saves the matrix products. Recomputation is

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from checker.claims.saved_tensors import ffn_batch, ffn_model
+from checker.claims.saved_tensors._model import ffn_batch, ffn_model
 from checker.evidence import NotApplicable
 from checker.measure import count_kernels, trace_memory
 from checker.typing import Device
