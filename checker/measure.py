@@ -5,12 +5,13 @@ measured call returned together with a frozen result, and imports torch itself, 
 modules can be imported (and their sources hashed) without paying for torch:
 
 * storage identity: :func:`storage_ptr`, :func:`shares_storage` (``id()`` cannot tell);
-* what autograd saves for backward, counted with pack hooks: :func:`saved_bytes`;
+* what autograd saves for backward, seen through pack hooks: :func:`packed` (the tensors, in
+  order), :func:`saved_bytes` (how many, and the bytes of their distinct storages);
 * allocated bytes: :func:`cuda_memory` (the CUDA caching allocator's deltas and peak around a
   call), :func:`cpu_allocations` (what the CPU profiler says the operators allocated and
   freed), :func:`trace_memory` (the level at named marks and the peak, on either device: the
   CUDA allocator's statistics, or the CPU profiler's allocation events replayed in time
-  order), :func:`step_memory` (allocated, peak and end of one step, on either device);
+  order);
 * work: :func:`count_work` (operators and FLOPs the profiler recorded),
   :func:`count_kernels` (operators that really ran, by name, with a ``TorchDispatchMode``);
 * what a call raised or warned: :func:`error_text`, :func:`caught_warnings`.
@@ -37,6 +38,26 @@ def shares_storage(a: Any, b: Any) -> bool:
 
 
 # -- saved for backward ----------------------------------------------------------------------
+
+
+def packed(fn: Callable[[], Any]) -> tuple[Any, list[Any]]:
+    """Run ``fn`` under pack hooks; its result and every tensor autograd packed, in order.
+
+    The hooks hand autograd a detached alias of each tensor, so the graph stays usable for
+    backward; the tensors returned keep their storages alive, so that their addresses can be
+    compared after the call.
+    """
+    import torch
+
+    tensors: list[Any] = []
+
+    def pack(tensor: Any) -> Any:
+        tensors.append(tensor)
+        return tensor.detach()
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        result = fn()
+    return result, tensors
 
 
 @dataclass(frozen=True)
@@ -218,69 +239,6 @@ def _walk(events: Iterable[Any]) -> Iterator[Any]:
     for event in events:
         yield event
         yield from _walk(event.children)
-
-
-@dataclass(frozen=True)
-class StepMemory:
-    """Bytes allocated by a step, relative to when it started."""
-
-    #: Sum of the sizes of the allocations the step made (frees not subtracted).
-    allocated: int
-    #: Highest level reached while the step ran.
-    peak: int
-    #: Level when the step returned.
-    end: int
-
-
-def step_memory(fn: Callable[[], Any], device: str) -> tuple[Any, StepMemory]:
-    """Run ``fn`` and report what it allocated, its peak and its final level on ``device``."""
-    if device == "cuda":
-        return _cuda(fn)
-    return _cpu(fn)
-
-
-def levels(sizes: Iterable[int]) -> StepMemory:
-    """Replay allocation sizes (negative for frees) in order: total allocated, peak, end."""
-    allocated = level = peak = 0
-    for size in sizes:
-        if size > 0:
-            allocated += size
-        level += size
-        peak = max(peak, level)
-    return StepMemory(allocated, peak, level)
-
-
-def _cuda(fn: Callable[[], Any]) -> tuple[Any, StepMemory]:
-    import torch
-
-    torch.cuda.synchronize()
-    torch.cuda.reset_peak_memory_stats()
-    stats = torch.cuda.memory_stats()
-    base = stats.get("allocated_bytes.all.current", 0)
-    total = stats.get("allocated_bytes.all.allocated", 0)
-    result = fn()
-    torch.cuda.synchronize()
-    stats = torch.cuda.memory_stats()
-    return result, StepMemory(
-        allocated=stats["allocated_bytes.all.allocated"] - total,
-        peak=stats["allocated_bytes.all.peak"] - base,
-        end=stats["allocated_bytes.all.current"] - base,
-    )
-
-
-def _cpu(fn: Callable[[], Any]) -> tuple[Any, StepMemory]:
-    import torch
-    from torch._C._profiler import _EventType
-
-    with torch.autograd.profiler.profile(profile_memory=True) as prof:
-        result = fn()
-    events = [
-        (e.start_time_ns, int(e.extra_fields.alloc_size))
-        for e in _walk(prof.kineto_results.experimental_event_tree())
-        if e.tag == _EventType.Allocation
-    ]
-    events.sort(key=lambda pair: pair[0])
-    return result, levels(size for _, size in events)
 
 
 # -- work ------------------------------------------------------------------------------------

@@ -28,14 +28,6 @@ def test_level_at_takes_the_last_event_not_after_the_mark() -> None:
     assert measure._level_at(levels, 99) == 50
 
 
-def test_levels_replays_allocations_and_frees_in_order() -> None:
-    assert measure.levels([]) == measure.StepMemory(0, 0, 0)
-    # allocate 4, allocate 4, free 4: two tensors alive at the peak, one at the end
-    assert measure.levels([4, 4, -4]) == measure.StepMemory(8, 8, 4)
-    # a free of something older than the step takes the level below zero
-    assert measure.levels([-8, 4]) == measure.StepMemory(4, 0, -4)
-
-
 def test_error_text_and_caught_warnings() -> None:
     assert measure.error_text(lambda: None) == "no error"
     assert measure.error_text(lambda: 1 / 0).startswith("ZeroDivisionError")
@@ -76,23 +68,34 @@ def test_trace_memory_on_cpu_reports_marks_peak_and_end() -> None:
     assert trace.end == kept.nbytes == 1024
 
 
-def test_step_memory_on_cpu_sees_the_temporary_of_slice_assignment() -> None:
+def test_trace_memory_on_cpu_sees_the_temporary_of_slice_assignment() -> None:
     x = torch.ones(256, 256)
 
-    def assign() -> Any:
+    def assign(mark: Any) -> Any:
         y = torch.zeros(256, 256)
         y[:] = y + x
         return y
 
-    def add_() -> Any:
+    def add_(mark: Any) -> Any:
         y = torch.zeros(256, 256)
         return y.add_(x)
 
     nbytes = x.nbytes
-    _, assigned = measure.step_memory(assign, "cpu")
-    _, added = measure.step_memory(add_, "cpu")
-    assert (assigned.allocated, assigned.peak, assigned.end) == (2 * nbytes, 2 * nbytes, nbytes)
-    assert (added.allocated, added.peak, added.end) == (nbytes, nbytes, nbytes)
+    _, assigned = measure.trace_memory(assign, "cpu")
+    _, added = measure.trace_memory(add_, "cpu")
+    assert (assigned.peak, assigned.end) == (2 * nbytes, nbytes)
+    assert (added.peak, added.end) == (nbytes, nbytes)
+
+
+def test_packed_gives_the_tensors_autograd_saves_in_order() -> None:
+    x = torch.randn(4, 4, requires_grad=True)
+    w = torch.randn(4, 4, requires_grad=True)
+    out, tensors = measure.packed(lambda: x.mm(w).exp())
+    assert len(tensors) == 3
+    assert {id(t) for t in tensors[:2]} == {id(x), id(w)}  # mm saves both inputs, first
+    assert measure.shares_storage(tensors[2], out)  # exp saves its output, last
+    out.sum().backward()  # the hooks kept the graph usable
+    assert x.grad is not None
 
 
 def test_saved_bytes_leaves_out_excluded_storages() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.claims.data._text import _COPY, _SHARE
 from checker.evidence import Measurement, Observation
+from checker.measure import shares_storage
 
 
 def probe_dot_data(device: str) -> Observation:
@@ -21,7 +22,7 @@ def _dot_data_rule(device: str, detach: bool) -> Observation:
 
     x = torch.ones(3, device=device, requires_grad=True)
     other = x.detach() if detach else x.data
-    shares = other.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    shares = shares_storage(other, x)
     outside = not other.requires_grad and other.grad_fn is None
     version = x._version
     other.add_(1.0)

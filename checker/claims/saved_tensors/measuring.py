@@ -13,7 +13,7 @@ from checker.claims.saved_tensors._model import (
     ffn_model,
 )
 from checker.evidence import Measurement, Observation
-from checker.measure import saved_bytes
+from checker.measure import cuda_memory, packed, saved_bytes
 from checker.typing import Device
 
 
@@ -50,22 +50,14 @@ def _packed_buffers(device: Device, ctx_attribute: bool) -> Observation:
             kept = ctx.kept if ctx_attribute else ctx.saved_tensors[0]
             return grad * kept
 
-    def packed(fn: Any) -> list[Any]:
-        seen: list[Any] = []
+    def seen(fn: Any) -> list[Any]:
+        out, tensors = packed(fn)
+        return [*tensors, out]  # the output keeps the graph alive while the caller looks
 
-        def pack(t: Any) -> Any:
-            seen.append(t)
-            return t
-
-        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-            out = fn()
-        seen.append(out)  # keeps the graph alive while the caller looks
-        return seen
-
-    dropout = packed(lambda: functional.dropout(x, 0.5, training=True))
-    stats = packed(lambda: norm(x))
-    pooled = packed(lambda: functional.max_pool2d(x, 2))
-    custom = packed(lambda: Keep.apply(x))  # type: ignore[no-untyped-call]
+    dropout = seen(lambda: functional.dropout(x, 0.5, training=True))
+    stats = seen(lambda: norm(x))
+    pooled = seen(lambda: functional.max_pool2d(x, 2))
+    custom = seen(lambda: Keep.apply(x))  # type: ignore[no-untyped-call]
     mask_seen = any(t.shape == x.shape and t is not x for t in dropout[:-1])
     stats_seen = sum(1 for t in stats[:-1] if t.shape == (3,)) >= 2
     indices_seen = any(t.dtype == torch.int64 for t in pooled[:-1])
@@ -175,11 +167,8 @@ def _workspace_rule(device: Device, warm: bool) -> Observation:
     b = torch.randn(256, 256, device=device)
 
     def extra() -> int:
-        torch.cuda.synchronize()
-        before = torch.cuda.memory_allocated()
-        product = a.mm(b)
-        torch.cuda.synchronize()
-        return torch.cuda.memory_allocated() - before - product.untyped_storage().nbytes()
+        product, memory = cuda_memory(lambda: a.mm(b))
+        return memory.allocated - int(product.untyped_storage().nbytes())
 
     if warm:
         extra()

@@ -7,6 +7,7 @@ from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
+from checker.measure import packed
 from checker.typing import Device
 
 
@@ -24,20 +25,18 @@ def _every_intermediate_rule(device: Device, all_sin: bool) -> Observation:
     x = torch.randn(512, 512, device=device)
     w1 = torch.randn(512, 512, device=device, requires_grad=True)
     w2 = torch.randn(512, 512, device=device, requires_grad=True)
-    packed: set[int] = set()
 
-    def pack(t: Any) -> Any:
-        packed.add(t.untyped_storage().data_ptr())
-        return t.detach()
-
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+    def forward() -> tuple[Any, ...]:
         h1 = x.mm(w1)
         a1 = h1.sin() if all_sin else h1.relu()
         h2 = a1.mm(w2)
         a2 = h2.sin() if all_sin else h2.sigmoid()
         (a2.sin() if all_sin else a2).sum()
-    intermediates = (h1, a1, h2, a2)
-    saved = [t for t in intermediates if t.untyped_storage().data_ptr() in packed]
+        return h1, a1, h2, a2
+
+    intermediates, tensors = packed(forward)
+    storages = {t.untyped_storage().data_ptr() for t in tensors}
+    saved = [t for t in intermediates if t.untyped_storage().data_ptr() in storages]
     return Observation(
         holds=len(saved) == len(intermediates),
         rule="holds if every intermediate of "

@@ -7,22 +7,14 @@ from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
+from checker.measure import packed, shares_storage
 from checker.typing import Device
 
 
 def _saves(op: Any, x: Any) -> tuple[Any, Any]:
     """Run ``op(x)`` under pack hooks; the result and the storages packed."""
-    import torch
-
-    packed: list[int] = []
-
-    def pack(t: Any) -> Any:
-        packed.append(t.untyped_storage().data_ptr())
-        return t.detach()
-
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        out = op(x)
-    return out, packed
+    out, tensors = packed(lambda: op(x))
+    return out, [t.untyped_storage().data_ptr() for t in tensors]
 
 
 def _output_ops() -> dict[str, Any]:
@@ -167,9 +159,7 @@ def _saves_result(device: Device, tensor_exponent: bool) -> Observation:
         if name.startswith("_saved_") and isinstance(getattr(node, name), torch.Tensor)
     )
     result = getattr(node, "_saved_result", None)
-    is_output = result is not None and result.untyped_storage().data_ptr() == (
-        y.untyped_storage().data_ptr()
-    )
+    is_output = result is not None and shares_storage(result, y)
     kind = "tensor" if tensor_exponent else "scalar"
     return Observation(
         holds=is_output and "self" in saved,

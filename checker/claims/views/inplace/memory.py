@@ -8,7 +8,7 @@ from typing import Any
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.claims.views._tensors import _IN_PLACE_OPERATIONS, SIDE, _allocated, _square
 from checker.evidence import Measurement, Observation
-from checker.measure import step_memory
+from checker.measure import trace_memory
 from checker.typing import Device, Lang
 
 _ALLOCATE: dict[Lang, tuple[str, ...]] = {
@@ -235,10 +235,10 @@ def _peak_rule(device: Device, compare_add: bool) -> Observation:
         """Peak and end above y's own bytes, for a step that creates y then updates it."""
         if device == "cuda":  # the allocator sees the old y freed: create it before the step
             box = [torch.randn(SIDE, SIDE, device=device)]
-            _, memory = step_memory(lambda: box.__setitem__(0, update(box[0])), device)
+            _, memory = trace_memory(lambda mark: box.__setitem__(0, update(box[0])), device)
             return memory.peak, memory.end
         # the CPU profiler misses frees of older blocks: create y inside, subtract its bytes
-        _, memory = step_memory(lambda: update(torch.randn(SIDE, SIDE)), device)
+        _, memory = trace_memory(lambda mark: update(torch.randn(SIDE, SIDE)), device)
         return memory.peak - nbytes, memory.end - nbytes
 
     def rebind(y: Any) -> Any:
