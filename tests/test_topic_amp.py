@@ -2,30 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from checker import registry
 from checker.claims.amp import _precision, review_failures, why_scaling
 from checker.claims.amp.op_categories import _ops
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
 CLAIMS = registry.load().in_package("checker.claims.amp")
-
-
-def test_claim_modules_do_not_import_torch() -> None:
-    code = (
-        "import sys, importlib; from checker import registry; "
-        "[importlib.import_module(m) for m in registry.claim_modules('checker.claims.amp')]; "
-        "sys.exit('torch' in sys.modules)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
-    assert result.returncode == 0
 
 
 def test_ids_and_keys_carry_the_topic_prefix() -> None:

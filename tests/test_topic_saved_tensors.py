@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from checker import registry
 from checker.claims.saved_tensors import _model
 
-ROOT = Path(__file__).resolve().parents[1]
 CLAIMS = registry.load().in_package("checker.claims.saved_tensors")
-
-
-def test_claim_modules_do_not_import_torch() -> None:
-    code = (
-        "import sys, importlib; from checker import registry; "
-        "topic = 'checker.claims.saved_tensors'; "
-        "[importlib.import_module(m) for m in registry.claim_modules(topic)]; "
-        "sys.exit('torch' in sys.modules)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
-    assert result.returncode == 0
 
 
 def test_ids_and_keys_carry_the_topic_prefix() -> None:
