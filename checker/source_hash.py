@@ -50,6 +50,12 @@ def probe_hash(*probes: Callable[..., Any]) -> str:
     return digest.hexdigest()[:16]
 
 
+def reached_modules(*probes: Callable[..., Any]) -> set[str]:
+    """The modules of ``probes`` and of every helper of ours they reach: the modules whose
+    code a probe's hash covers."""
+    return {name.partition(":")[0] for probe in probes for name, _ in _sources(probe)}
+
+
 def _sources(root: Callable[..., Any]) -> Iterator[tuple[str, str]]:
     seen: set[str] = set()
     stack: list[Any] = [root]
@@ -79,7 +85,7 @@ def _referenced(func: types.FunctionType) -> Iterator[Any]:
     """Functions and classes of the ``checker`` package named by ``func``'s code.
 
     Names are looked up in the function's globals and, for helpers reached as attributes of
-    one of our modules (``memory.saved_bytes``), in that module too.
+    one of our modules (``measure.saved_bytes``), in that module too.
     """
     names = set(_names(func.__code__))
     namespaces = [func.__globals__]

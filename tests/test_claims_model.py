@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -77,6 +78,91 @@ def test_unknown_module_is_a_registry_error() -> None:
         registry.load(["tests.nowhere"], package=None)
 
 
+_SECTION = """
+from checker.claim import Claim, Expect
+from checker.evidence import Observation
+
+
+def probe(device):
+    return Observation(True, "always")
+
+
+CLAIMS = tuple(Claim(id=f"t/{{name}}", statement="s.", expect=Expect.HOLDS, probe=probe)
+               for name in {names!r})
+"""
+
+
+def _topic(root: Path, name: str, sections: str, modules: dict[str, tuple[str, ...]]) -> Path:
+    """A topic package under ``root``: ``sections`` is the text of its ``SECTIONS``, each
+    module holds claims ``t/<name>`` for the names given."""
+    package = root / name
+    package.mkdir()
+    (package / "__init__.py").write_text(f'"""A topic."""\n\nSECTIONS = {sections}\n')
+    for module, names in modules.items():
+        (package / f"{module}.py").write_text(_SECTION.format(names=names))
+    return package
+
+
+def test_a_topic_lists_its_sections_in_the_order_it_declares(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    _topic(
+        tmp_path,
+        "topic_order",
+        '("why", "how")',
+        {"how": ("how-a", "how-b"), "why": ("why",), "_helpers": ()},
+    )
+    reg = registry.load(["topic_order"], package=None)
+    assert [c.id for c in reg] == ["t/why", "t/how-a", "t/how-b"]
+    assert reg.modules == ("topic_order.why", "topic_order.how")
+    assert [c.id for c in reg.in_package("topic_order.how")] == ["t/how-a", "t/how-b"]
+
+
+def test_a_section_package_lists_its_subsections_in_their_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package = _topic(tmp_path, "topic_nested", '("intro", "deep")', {"intro": ("intro",)})
+    _topic(package, "deep", '("second", "first")', {"first": ("1",), "second": ("2",)})
+    reg = registry.load(["topic_nested"], package=None)
+    assert [c.id for c in reg] == ["t/intro", "t/2", "t/1"]
+
+
+def test_a_section_missing_from_sections_is_refused_with_file_and_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package = _topic(tmp_path, "topic_forgot", '("why",)', {"why": ("why",), "how": ("how",)})
+    init = package / "__init__.py"
+    with pytest.raises(
+        RegistryError,
+        match=rf"^{init}:3: the section {package / 'how.py'} is missing from SECTIONS",
+    ):
+        registry.load(["topic_forgot"], package=None)
+
+
+def test_a_section_declared_but_absent_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package = _topic(tmp_path, "topic_extra", '("why", "gone")', {"why": ("why",)})
+    with pytest.raises(RegistryError, match=r"__init__\.py:3: SECTIONS names 'gone', which"):
+        registry.load(["topic_extra"], package=None)
+    assert package.exists()
+
+
+def test_a_package_without_sections_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package = tmp_path / "topic_bare"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    with pytest.raises(RegistryError, match=r"declares its sections in page order as SECTIONS"):
+        registry.load(["topic_bare"], package=None)
+
+
 def test_selecting_by_pattern() -> None:
     reg = registry.load(["tests.fixtures.claims_ok"], package=None)
     assert [c.id for c in reg.select("fixture/*-is-*")] == ["fixture/float16-is-2-bytes"]
@@ -91,11 +177,3 @@ def test_project_claim_modules_do_not_import_torch() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
-
-
-def test_every_project_claim_has_a_statement_and_a_topic_prefix() -> None:
-    for claim in registry.load():
-        assert claim.statement.strip().endswith("."), claim.id
-        topics = {"basics", "saved-tensors", "amp", "views", "inplace", "data"}
-        topics |= {"checkpointing", "scaler"}
-        assert claim.topic in topics, claim.id

@@ -260,8 +260,8 @@ def test_a_clause_after_a_semicolon_that_points_back_keeps_its_subject(
         (
             "`torch.tensor()` always copies, while `torch.as_tensor()` avoids a copy when it can.",
             [
-                ("views/as-tensor-shares-when-dtype-and-device-match", "supported"),
                 ("views/torch-tensor-copies", "supported"),
+                ("views/as-tensor-shares-when-dtype-and-device-match", "supported"),
             ],
         ),
     ],

@@ -1,36 +1,24 @@
-"""Tests of the mixed-precision topic: its claim module and the measuring helpers it relies on."""
+"""Tests of the mixed-precision topic: its claims and the measuring helpers they rely on."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-from checker.claims import amp
-from checker.probes import mixed_precision
+from checker import registry
+from checker.claims.amp import _precision, review_failures, why_scaling
+from checker.claims.amp.op_categories import _ops
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def test_claim_module_does_not_import_torch() -> None:
-    code = (
-        "import sys, checker.claims.amp, checker.probes.mixed_precision; "
-        "sys.exit('torch' in sys.modules)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
-    assert result.returncode == 0
+CLAIMS = registry.load().in_package("checker.claims.amp")
 
 
 def test_ids_and_keys_carry_the_topic_prefix() -> None:
-    for claim in amp.CLAIMS:
+    for claim in CLAIMS:
         assert claim.id.startswith("amp/")
         assert all(key.startswith("amp-") for key in claim.measures)
 
 
 def test_every_myth_has_a_vocabulary() -> None:
-    myths = [c for c in amp.CLAIMS if c.expect.value == "fails"]
+    myths = [c for c in CLAIMS if c.expect.value == "fails"]
     assert myths
     assert all(c.vocabulary is not None for c in myths), [
         c.id for c in myths if c.vocabulary is None
@@ -38,7 +26,7 @@ def test_every_myth_has_a_vocabulary() -> None:
 
 
 def test_device_specific_claims_name_their_device() -> None:
-    devices = {c.id: c.devices for c in amp.CLAIMS}
+    devices = {c.id: c.devices for c in CLAIMS}
     assert devices["amp/reductions-float32-on-cuda"] == ("cuda",)
     assert devices["amp/binary-cross-entropy-refused-on-cuda"] == ("cuda",)
     assert devices["amp/reductions-follow-input-on-cpu"] == ("cpu",)
@@ -47,23 +35,23 @@ def test_device_specific_claims_name_their_device() -> None:
 
 
 def test_short_floats_are_exact_and_long_ones_rounded() -> None:
-    assert amp._g(65504.0) == "65504.0"
-    assert amp._g(0.0009765625) == "0.0009765625"
-    assert amp._g(2.0**-24) == "5.96046e-08"
-    assert amp._g(float("inf")) == "inf"
+    assert _precision._g(65504.0) == "65504.0"
+    assert _precision._g(0.0009765625) == "0.0009765625"
+    assert _precision._g(2.0**-24) == "5.96046e-08"
+    assert _precision._g(float("inf")) == "inf"
 
 
 @pytest.mark.parametrize(
     ("source", "message", "line"),
     [
-        (amp.UNINDENTED_FUNCTION, "after function definition on line 3", 5),
-        (amp.UNINDENTED_CLASS, "after class definition on line 5", 6),
+        (review_failures.UNINDENTED_FUNCTION, "after function definition on line 3", 5),
+        (review_failures.UNINDENTED_CLASS, "after class definition on line 5", 6),
     ],
 )
 def test_unindented_blocks_fail_where_the_article_does(
     source: str, message: str, line: int
 ) -> None:
-    error, found = amp._compile_error(source)
+    error, found = review_failures._compile_error(source)
     assert error.startswith("IndentationError")
     assert message in error
     assert found == line
@@ -73,24 +61,25 @@ torch = pytest.importorskip("torch")
 
 
 def test_result_dtypes_reports_dtypes_and_errors() -> None:
-    found = mixed_precision.result_dtypes("cpu", ("mm", "relu", "mse_loss"), torch.float32, None)
+    found = _ops.result_dtypes("cpu", ("mm", "relu", "mse_loss"), torch.float32, None)
     assert found == {"mm": "float32", "relu": "float32", "mse_loss": "float32"}
-    with_autocast = mixed_precision.result_dtypes("cpu", ("mm",), torch.float32, torch.bfloat16)
+    with_autocast = _ops.result_dtypes("cpu", ("mm",), torch.float32, torch.bfloat16)
     assert with_autocast == {"mm": "bfloat16"}
 
 
-def test_surviving_gradients_counts_the_sweep() -> None:
-    kept32, total = mixed_precision.surviving_gradients("cpu", torch.float32)
-    kept16, _ = mixed_precision.surviving_gradients("cpu", torch.float16)
-    scaled, _ = mixed_precision.surviving_gradients("cpu", torch.float16, scaled=True)
-    decades = mixed_precision.SWEEP_HIGH - mixed_precision.SWEEP_LOW
-    assert total == decades * mixed_precision.SWEEP_PER_DECADE + 1 == 421
+def test_the_sweep_counts_the_gradients_that_arrive() -> None:
+    kept32 = why_scaling.gradient_sweep("cpu", torch.float32).kept()
+    sweep16 = why_scaling.gradient_sweep("cpu", torch.float16)
+    scaled = why_scaling.gradient_sweep("cpu", torch.float16, scaled=True).kept()
+    total = sweep16.count()
+    decades = why_scaling.SWEEP_HIGH - why_scaling.SWEEP_LOW
+    assert total == decades * why_scaling.SWEEP_PER_DECADE + 1 == 421
     assert kept32 == total  # the sweep stops at 1e-44, above float32's smallest subnormal
-    assert (kept16, scaled) == (56, 104)  # from 3.2e-8 up; from 5.0e-13 up with the scaler
+    assert (sweep16.kept(), scaled) == (56, 104)  # from 3.2e-8 up; from 5.0e-13 up with the scaler
 
 
 def test_the_sweep_reports_what_arrived_and_its_rounding() -> None:
-    sweep = mixed_precision.gradient_sweep("cpu", torch.float16, scaled=True)
+    sweep = why_scaling.gradient_sweep("cpu", torch.float16, scaled=True)
     assert sweep.count(1e-12) == sweep.kept(1e-12) == 100
     assert sweep.kept(0.0, 1e-13) == 0
     assert f"{sweep.smallest_kept():.3g}" == "5.01e-13"
@@ -99,12 +88,12 @@ def test_the_sweep_reports_what_arrived_and_its_rounding() -> None:
 
 
 def test_matmul_function_logs_what_it_saw() -> None:
-    function, log = mixed_precision.matmul_function(
+    function, log = _precision.matmul_function(
         "cpu",
         forward_decorator=torch.amp.custom_fwd(device_type="cpu"),
         backward_decorator=torch.amp.custom_bwd(device_type="cpu"),
     )
-    a, b = mixed_precision.matmul_inputs("cpu", size=4)
+    a, b = _precision.matmul_inputs("cpu", size=4)
     with torch.autocast("cpu", dtype=torch.bfloat16):
         out = function.apply(a, b)
     out.float().sum().backward()
@@ -112,18 +101,3 @@ def test_matmul_function_logs_what_it_saw() -> None:
     assert log.forward_dtypes == {"a": "float32", "b": "float32", "out": "bfloat16"}
     assert log.backward_dtypes["grad_a"] == "bfloat16"
     assert a.grad is not None and a.grad.dtype == torch.float32
-
-
-def test_error_text_and_caught_warnings() -> None:
-    assert mixed_precision.error_text(lambda: None) == "no error"
-    assert mixed_precision.error_text(lambda: 1 / 0).startswith("ZeroDivisionError")
-
-    def warn() -> int:
-        import warnings
-
-        warnings.warn("careful", FutureWarning, stacklevel=1)
-        return 3
-
-    result, caught = mixed_precision.caught_warnings(warn)
-    assert result == 3
-    assert caught == [("FutureWarning", "careful")]

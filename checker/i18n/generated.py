@@ -5,9 +5,10 @@ of their catalogs (``checker/sphinx/locale/<lang>/LC_MESSAGES/checker.po``).
 
 - labels: :data:`checker.sphinx.ui_text.LABELS` (``msgctxt`` is the key);
 - decision rules: every ``rule=`` keyword in the modules that define the loaded claims'
-  probes, read from their syntax tree (an f-string becomes one message whose fields are
-  ``{placeholders}``), and the rules of recorded evidence that no source rule produces (a
-  stale recording still shows on the pages);
+  probes and the helpers of their packages that the probes call, read from their syntax
+  tree (an f-string becomes one message whose fields are ``{placeholders}``), and the rules
+  of recorded evidence that no source rule produces (a stale recording still shows on the
+  pages);
 - control labels and reasons for no control: each claim's ``Control.label`` or
   ``no_control``, shown in its evidence panel;
 - reasons a device was not run: the literal reason given to ``Presence``, ``not_run`` or an
@@ -40,6 +41,8 @@ from checker.i18n.checks.completeness import PageCoverage
 from checker.i18n.findings import Check, Severity, TranslationFinding
 from checker.i18n.glossary import Glossary
 from checker.i18n.message import Message
+from checker.registry import DEFAULT_PACKAGE
+from checker.source_hash import reached_modules
 from checker.sphinx.messages import DOMAIN, FIELD, template_pattern
 from checker.text.po import merged_messages, read_catalog
 from checker.typing import Lang
@@ -92,7 +95,7 @@ def extract(claims: Iterable[Claim], root: Path, recorded: Iterable[Path] = ()) 
     for key, english in LABELS.items():
         _add(found, GeneratedMessage(english, key, (ui_path,), "label"))
     claims_list = list(claims)
-    probe_modules = {claim.probe.__module__ for claim in claims_list}
+    probe_modules = _claim_modules(claims_list)
     for module_name in sorted(probe_modules):
         for message, problem in _literals(module_name, root, _rule_nodes):
             if problem:
@@ -111,6 +114,17 @@ def extract(claims: Iterable[Claim], root: Path, recorded: Iterable[Path] = ()) 
                 text = "decision rule of recorded evidence, not in the probes' source any more"
                 _add(found, GeneratedMessage(rule, None, (_relative(path, root),), text))
     return Extraction(tuple(found.values()), tuple(problems))
+
+
+def _claim_modules(claims: list[Claim]) -> set[str]:
+    """The modules that define the claims' probes, and the modules of the claim packages that
+    hold helpers the probes call: a rule may be written in a helper that several sections of a
+    topic share (``checker/claims/<topic>/_model.py``)."""
+    found = {claim.probe.__module__ for claim in claims}
+    for claim in claims:
+        probes = (claim.probe,) if claim.control is None else (claim.probe, claim.control.probe)
+        found |= {m for m in reached_modules(*probes) if m.startswith(DEFAULT_PACKAGE + ".")}
+    return found
 
 
 def _claim_messages(claims: list[Claim], root: Path) -> Iterator[GeneratedMessage]:

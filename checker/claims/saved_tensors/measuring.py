@@ -1,0 +1,209 @@
+"""Claims of "Measuring saved memory in bytes" (docs/topics/saved-tensors.md, ``(st-measure)=``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from checker.claim import Claim, Control, Expect
+from checker.claims.saved_tensors._model import (
+    _RULE_MARGIN,
+    _forward,
+    _trace_step,
+    ffn_batch,
+    ffn_model,
+)
+from checker.evidence import Measurement, Observation
+from checker.measure import cuda_memory, packed, saved_bytes
+from checker.typing import Device
+
+
+def probe_hooks_miss_ctx_attributes(device: Device) -> Observation:
+    return _packed_buffers(device, ctx_attribute=True)
+
+
+def control_hooks_see_save_for_backward(device: Device) -> Observation:
+    return _packed_buffers(device, ctx_attribute=False)
+
+
+def _packed_buffers(device: Device, ctx_attribute: bool) -> Observation:
+    """Which tensors kept for backward reach pack hooks: dropout's mask, batch norm's
+    statistics, max pooling's indices, and a custom Function's tensor kept as a ``ctx``
+    attribute (or, with ``ctx_attribute`` False, through ``save_for_backward``)."""
+    import torch
+    from torch.nn import functional
+
+    x = torch.randn(4, 3, 8, 8, device=device, requires_grad=True)
+    norm = torch.nn.BatchNorm2d(3).to(device)
+
+    class Keep(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            kept = a * 2
+            if ctx_attribute:
+                ctx.kept = kept
+            else:
+                ctx.save_for_backward(kept)
+            return a.sin()
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            kept = ctx.kept if ctx_attribute else ctx.saved_tensors[0]
+            return grad * kept
+
+    def seen(fn: Any) -> list[Any]:
+        out, tensors = packed(fn)
+        return [*tensors, out]  # the output keeps the graph alive while the caller looks
+
+    dropout = seen(lambda: functional.dropout(x, 0.5, training=True))
+    stats = seen(lambda: norm(x))
+    pooled = seen(lambda: functional.max_pool2d(x, 2))
+    custom = seen(lambda: Keep.apply(x))  # type: ignore[no-untyped-call]
+    mask_seen = any(t.shape == x.shape and t is not x for t in dropout[:-1])
+    stats_seen = sum(1 for t in stats[:-1] if t.shape == (3,)) >= 2
+    indices_seen = any(t.dtype == torch.int64 for t in pooled[:-1])
+    kept_seen = len(custom) - 1 > 0 and any(t.shape == x.shape for t in custom[:-1])
+    return Observation(
+        holds=mask_seen and stats_seen and indices_seen and not kept_seen,
+        rule="holds if pack hooks see dropout's mask, batch norm's saved statistics and max "
+        "pooling's indices, but not the tensor a custom Function keeps through "
+        + ("a ctx attribute" if ctx_attribute else "save_for_backward"),
+        measurements=(
+            Measurement("st-hooks-see-dropout-mask", mask_seen, "bool"),
+            Measurement("st-hooks-see-norm-statistics", stats_seen, "bool"),
+            Measurement("st-hooks-see-pool-indices", indices_seen, "bool"),
+            Measurement(
+                "st-hooks-see-ctx-attribute"
+                if ctx_attribute
+                else "st-hooks-see-saved-for-backward",
+                kept_seen,
+                "bool",
+            ),
+        ),
+    )
+
+
+PACK_HOOKS_MISS_CTX_ATTRIBUTES = Claim(
+    id="saved-tensors/pack-hooks-miss-ctx-attributes",
+    statement="Pack hooks see the masks, statistics and indices that dropout, batch norm "
+    "and max pooling keep for backward, but not a tensor a custom Function keeps as a "
+    "ctx attribute.",
+    expect=Expect.HOLDS,
+    probe=probe_hooks_miss_ctx_attributes,
+    measures=(
+        "st-hooks-see-dropout-mask",
+        "st-hooks-see-norm-statistics",
+        "st-hooks-see-pool-indices",
+        "st-hooks-see-ctx-attribute",
+    ),
+    control=Control(
+        "the same Function with save_for_backward",
+        control_hooks_see_save_for_backward,
+        measures=("st-hooks-see-saved-for-backward",),
+    ),
+)
+
+
+def probe_held_equals_saved_activations(device: Device) -> Observation:
+    return _held_equals_saved_rule(device, "default")
+
+
+def control_held_under_checkpoint(device: Device) -> Observation:
+    return _held_equals_saved_rule(device, "checkpoint")
+
+
+def _held_equals_saved_rule(device: Device, variant: str) -> Observation:
+    model, batch = ffn_model(device), ffn_batch(device)
+    params = list(model.parameters())
+    _, saved = saved_bytes(lambda: _forward("default", model, batch), exclude=[*params, batch])
+    trace = _trace_step(variant, model, batch, device)
+    held = trace.marks["forward"]
+    return Observation(
+        holds=abs(held - saved.bytes) <= _RULE_MARGIN * saved.bytes,
+        rule=f"holds if the memory held after a {variant} forward is within 1% of the bytes of "
+        "the activations a default forward packs for backward (parameters and input batch "
+        "left out)",
+        measurements=(
+            Measurement("st-saved-packs", saved.packs, "count"),
+            Measurement("st-saved-activation-bytes", saved.bytes, "bytes"),
+            Measurement("st-saved-all-bytes", saved.all_bytes, "bytes"),
+            Measurement(f"st-held-{variant}", held, "bytes"),
+            Measurement(f"st-peak-{variant}", trace.peak, "bytes"),
+        ),
+    )
+
+
+HELD_MEMORY_IS_THE_SAVED_ACTIVATIONS = Claim(
+    id="saved-tensors/held-memory-is-the-saved-activations",
+    statement="After forward, the memory a model holds is the activations its operations "
+    "saved for backward, as counted by pack hooks.",
+    expect=Expect.HOLDS,
+    probe=probe_held_equals_saved_activations,
+    control=Control(
+        "a checkpointed forward, which holds less than it would save",
+        control_held_under_checkpoint,
+    ),
+    measures=(
+        "st-saved-packs",
+        "st-saved-activation-bytes",
+        "st-saved-all-bytes",
+        "st-held-default",
+        "st-peak-default",
+    ),
+)
+
+
+def probe_cuda_workspace(device: Device) -> Observation:
+    return _workspace_rule(device, warm=False)
+
+
+def control_cuda_workspace_after_warm_up(device: Device) -> Observation:
+    return _workspace_rule(device, warm=True)
+
+
+def _workspace_rule(device: Device, warm: bool) -> Observation:
+    import torch
+
+    a = torch.randn(256, 256, device=device)
+    b = torch.randn(256, 256, device=device)
+
+    def extra() -> int:
+        product, memory = cuda_memory(lambda: a.mm(b))
+        return memory.allocated - int(product.untyped_storage().nbytes())
+
+    if warm:
+        extra()
+    first = extra()
+    second = extra()
+    return Observation(
+        holds=first > 0 and second == 0,
+        rule="holds if the first matrix product measured"
+        + (" (after one unmeasured product)" if warm else " in a process")
+        + " leaves more memory allocated than its result, and the second leaves exactly its "
+        "result",
+        measurements=(
+            Measurement("st-cuda-first-mm-extra-bytes", first, "bytes"),
+            Measurement("st-cuda-second-mm-extra-bytes", second, "bytes"),
+        ),
+    )
+
+
+CUDA_FIRST_MATMUL_KEEPS_WORKSPACE = Claim(
+    id="saved-tensors/cuda-first-matmul-keeps-workspace",
+    statement="On CUDA, the first matrix product leaves a cuBLAS workspace allocated beyond "
+    "its result; later products allocate only their result.",
+    expect=Expect.HOLDS,
+    probe=probe_cuda_workspace,
+    control=Control(
+        "the same products after one unmeasured product",
+        control_cuda_workspace_after_warm_up,
+    ),
+    devices=("cuda",),
+    measures=("st-cuda-first-mm-extra-bytes", "st-cuda-second-mm-extra-bytes"),
+)
+
+
+CLAIMS = (
+    PACK_HOOKS_MISS_CTX_ATTRIBUTES,
+    HELD_MEMORY_IS_THE_SAVED_ACTIVATIONS,
+    CUDA_FIRST_MATMUL_KEEPS_WORKSPACE,
+)

@@ -1,0 +1,108 @@
+"""Claims of "``torch.autograd.graph.save_on_cpu()``" (docs/topics/saved-tensors.md,
+``(st-save-on-cpu)=``)."""
+
+from __future__ import annotations
+
+from checker.claim import Claim, Control, Expect, Vocabulary
+from checker.claims.saved_tensors._model import _RULE_MARGIN, _compare, _ratio
+from checker.evidence import Measurement, Observation
+from checker.typing import Device
+
+
+def probe_save_on_cpu_gpu(device: Device) -> Observation:
+    return _offload_rule(device, "save-on-cpu")
+
+
+def control_disable_keeps_gpu_memory(device: Device) -> Observation:
+    return _offload_rule(device, "disable")
+
+
+def _offload_rule(device: Device, variant: str) -> Observation:
+    default, offload = _compare(variant, device)
+    held = _ratio(offload.marks["forward"], default.marks["forward"])
+    return Observation(
+        holds=held < 0.05,
+        rule=f"holds if the GPU memory held after forward under {variant} is less than 5% "
+        "of the default's",
+        measurements=(
+            Measurement(f"st-gpu-held-{variant}", offload.marks["forward"], "bytes"),
+            Measurement(f"st-gpu-peak-{variant}", offload.peak, "bytes"),
+            Measurement(f"st-{variant}-gpu-held-ratio", held, "ratio"),
+            Measurement(
+                f"st-{variant}-gpu-peak-ratio", _ratio(offload.peak, default.peak), "ratio"
+            ),
+        ),
+    )
+
+
+SAVE_ON_CPU_FREES_GPU_MEMORY = Claim(
+    id="saved-tensors/save-on-cpu-frees-gpu-memory",
+    statement="save_on_cpu moves the tensors saved for backward to host memory: after "
+    "forward they no longer occupy the GPU.",
+    expect=Expect.HOLDS,
+    probe=probe_save_on_cpu_gpu,
+    control=Control(
+        "disable_saved_tensors_hooks, which keeps the saved tensors on the GPU",
+        control_disable_keeps_gpu_memory,
+    ),
+    devices=("cuda",),
+    measures=(
+        "st-gpu-held-save-on-cpu",
+        "st-gpu-peak-save-on-cpu",
+        "st-save-on-cpu-gpu-held-ratio",
+        "st-save-on-cpu-gpu-peak-ratio",
+    ),
+    vocabulary=Vocabulary(
+        subjects=("save_on_cpu",),
+        predicates={
+            "en": ("reduc", "offload"),
+            "ja": ("削減", "オフロード"),
+            "ko": ("줄이", "오프로드"),
+        },
+    ),
+)
+
+
+def probe_save_on_cpu_cpu(device: Device) -> Observation:
+    return _unchanged_on_cpu(device, "save-on-cpu")
+
+
+def control_save_on_cpu_pinned(device: Device) -> Observation:
+    return _unchanged_on_cpu(device, "save-on-cpu-pinned")
+
+
+def _unchanged_on_cpu(device: Device, variant: str) -> Observation:
+    default, offload = _compare(variant, device)
+    held = _ratio(offload.marks["forward"], default.marks["forward"])
+    return Observation(
+        holds=abs(held - 1) < _RULE_MARGIN,
+        rule=f"holds if, for a model on the CPU, the memory held after forward under "
+        f"{variant} is within 1% of the default's",
+        measurements=(
+            Measurement(f"st-held-{variant}", offload.marks["forward"], "bytes"),
+            Measurement(f"st-peak-{variant}", offload.peak, "bytes"),
+            Measurement(f"st-{variant}-held-ratio", held, "ratio"),
+        ),
+    )
+
+
+SAVE_ON_CPU_CHANGES_NOTHING_ON_CPU = Claim(
+    id="saved-tensors/save-on-cpu-changes-nothing-on-cpu",
+    statement="For a model that already runs on the CPU, save_on_cpu with its default "
+    "pin_memory=False does not change the memory held for backward.",
+    expect=Expect.HOLDS,
+    probe=probe_save_on_cpu_cpu,
+    devices=("cpu",),
+    measures=("st-held-save-on-cpu", "st-peak-save-on-cpu", "st-save-on-cpu-held-ratio"),
+    control=Control(
+        "save_on_cpu(pin_memory=True), which copies",
+        control_save_on_cpu_pinned,
+        measures=("st-save-on-cpu-pinned-held-ratio",),
+    ),
+)
+
+
+CLAIMS = (
+    SAVE_ON_CPU_FREES_GPU_MEMORY,
+    SAVE_ON_CPU_CHANGES_NOTHING_ON_CPU,
+)
