@@ -282,12 +282,18 @@ def compare(
         new = _normalised(after / name, {})
         if mapping and name.endswith("searchindex.js"):
             old, new = _search_indexes(old, new, mapping)
-        if unordered:
-            old, new = "\n".join(sorted(old.splitlines())), "\n".join(sorted(new.splitlines()))
         if old == new:
             result.same += 1
             continue
         noisy_old, noisy_new = _noisy_lines(name, before, after, noise, mapping)
+        if unordered:  # the noisy lines left out, the others compared as multisets
+            kept_old = [line for i, line in enumerate(old.splitlines()) if i not in noisy_old]
+            kept_new = [line for i, line in enumerate(new.splitlines()) if i not in noisy_new]
+            old, new = "\n".join(sorted(kept_old)), "\n".join(sorted(kept_new))
+            noisy_old = noisy_new = set()
+            if old == new:
+                result.same += 1
+                continue
         leftover = _differences(old.splitlines(), new.splitlines(), noisy_old, noisy_new)
         if not leftover:
             result.same_but_noise[name] = len(noisy_old)
@@ -413,6 +419,7 @@ def _search_indexes(old: str, new: str, renamed: dict[str, str]) -> tuple[str, s
     whose pages differ between the two indexes is left out when it is part of a renamed name,
     old or new. Every other term, and everything else in the index, is compared as it is."""
     names = [name.lower() for pair in renamed.items() for name in pair]
+    names += sorted(_stems(names))
 
     def load(index: str) -> tuple[str, dict[str, Any]]:
         prefix, _, rest = index.partition("(")
@@ -431,6 +438,18 @@ def _search_indexes(old: str, new: str, renamed: dict[str, str]) -> tuple[str, s
         return f"{prefix}({json.dumps(document, sort_keys=True, ensure_ascii=False, indent=0)})"
 
     return dump(prefix_old, old_doc), dump(prefix_new, new_doc)
+
+
+def _stems(names: list[str]) -> set[str]:
+    """The English stems of the words of ``names``, as Sphinx's English index writes them
+    (``which_copy`` is indexed as ``which_copi``)."""
+    try:
+        import snowballstemmer  # Sphinx's own stemmer, in the docs environment
+    except ImportError:
+        return set()
+    stemmer = snowballstemmer.stemmer("porter")
+    words = {word for name in names for word in re.split(r"[^\w]+", name) if word}
+    return {stemmer.stemWord(word) for word in words}
 
 
 def _renames(before: Path, after: Path) -> dict[str, str]:
