@@ -13,16 +13,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from checker.service import loadtest
+from checker.service.config import ServiceConfig, ServiceLimits
+from checker.service.running import Running
 
-from checker.service import loadtest  # noqa: E402
-from checker.service.config import ServiceConfig, ServiceLimits  # noqa: E402
-from checker.service.running import Running  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> int:
