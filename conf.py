@@ -1,14 +1,12 @@
-"""Sphinx configuration. Build one language with ``sphinx-build -c . -D language=ja docs OUT``;
-``nox -s docs`` builds all three."""
+"""Sphinx configuration. Build one language with ``sphinx-build -c . -D language=ja docs OUT``
+where the project is installed (``.nox/shared``); ``nox -s docs`` builds all three."""
 
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT))  # the checker package lives beside this file
 
 project = "PyTorch memory and precision, verified"
 author = "the project's contributors"

@@ -1,38 +1,39 @@
-"""Tasks for the project. ``python3 noxfile.py`` runs the main job; ``-s NAME`` one task.
+#!/usr/bin/env python3
+# /// script
+# requires-python = ">=3.11"
+# dependencies = ["nox>=2025.02.09"]
+# ///
+"""Tasks for the project: ``python3 noxfile.py`` (or ``nox``) runs the main job, the site in
+en/ja/ko, every snippet on every device present and a summary; ``-s NAME`` runs one task.
 
-Plain ``nox`` (or ``python3 noxfile.py``) builds the site in English, Japanese and Korean,
-runs every documentation snippet on every device present, and prints a summary. ``nox -l``
-lists the other sessions.
-
-All sessions share one virtual environment, ``.nox/shared``, created on first use and
-re-installed only when ``pyproject.toml`` or ``constraints.txt`` change: torch is installed
-once, not once per session.
+Every task requires ``shared``, which installs the project with torch, Sphinx and the tools
+into the environment nox keeps for it, ``.nox/shared``: torch is installed once, not per task.
+The project is installed editable: tests, Sphinx and the probe server import ``checker`` in
+subprocesses started from anywhere, and must see the working tree, not a copy of it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 BOOTSTRAP = ROOT / ".nox" / "_bootstrap"
 
 
 def _bootstrap_nox() -> None:
-    """Run as a script without nox installed: install it into .nox/_bootstrap, re-run there."""
+    """Run as a script without nox: install nox into .nox/_bootstrap and run this file there."""
     python = BOOTSTRAP / "bin" / "python"
     if not python.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(BOOTSTRAP)], check=True)
-        subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"), "nox"],
-            check=True,
-        )
-    os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
+        subprocess.run([sys.executable, "-m", "venv", BOOTSTRAP], check=True)
+    if not any(BOOTSTRAP.glob("lib/python*/site-packages/nox/__init__.py")):
+        constraints = ROOT / "constraints.txt"
+        subprocess.run([python, "-m", "pip", "install", "-q", "-c", constraints, "nox"], check=True)
+    os.execv(python, [str(python), __file__, *sys.argv[1:]])
 
 
 if __name__ == "__main__":
@@ -45,143 +46,84 @@ if __name__ == "__main__":
 
 import nox  # noqa: E402
 
-nox.needs_version = ">=2024.4.15"
-nox.options.sessions = ["docs", "doctest", "summary"]
-nox.options.error_on_missing_interpreters = True
+nox.needs_version = ">=2025.02.09"
 
-SHARED = ROOT / ".nox" / "shared"
+PROJECT = nox.project.load_toml(ROOT / "pyproject.toml")["project"]
 BUILD = ROOT / "_build"
 SUMMARY = BUILD / "summary"
 LANGS = ("en", "ja", "ko")
-TRANSLATED = ("ja", "ko")
-PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+TRANSLATED = LANGS[1:]
+#: The releases ``versions`` measures with: the oldest supported (torch>=2.4), to the newest.
+TORCH_RELEASES = ("2.4.1", "2.5.1", "2.8.0", "2.11.0", "2.13.0")
+#: Gettext domains besides the pages': the extension's generated text (labels, decision rules)
+#: and the service's pages; each with its catalogs and the module that writes its template.
+DOMAINS = {
+    "checker": (ROOT / "checker/sphinx/locale", ("checker", "i18n", "--write-template")),
+    "service": (ROOT / "checker/service/locale", ("checker.service.ui",)),
+}
 
 
-# -- the shared environment ------------------------------------------------------------------
+@nox.session(reuse_venv=True, default=False)
+def shared(session: nox.Session) -> None:
+    """Install the project (editable) with torch, Sphinx and the tools: the tasks' environment.
+
+    Only when pip has not installed this checkout here since pyproject.toml or constraints.txt
+    last changed: a warm run spends no time on it (``--reuse-venv=never`` starts afresh)."""
+    if not installed(session.env_dir):
+        extras = ",".join(PROJECT["optional-dependencies"])
+        session.install("-c", "constraints.txt", "-e", f".[{extras}]")
 
 
-def _requirements() -> list[str]:
-    project = PYPROJECT["project"]
-    extras = project["optional-dependencies"]
-    return [
-        *project["dependencies"],
-        *extras["docs"],
-        *extras["test"],
-        *extras["lint"],
-        *extras["service"],
-    ]
+def installed(env: Path) -> bool:
+    """Whether pip installed this checkout into ENV after pyproject.toml and constraints.txt
+    last changed, by pip's own record of the install (PEP 610's direct_url.json)."""
+    name = PROJECT["name"].replace("-", "_")
+    changed = max((ROOT / f).stat().st_mtime for f in ("pyproject.toml", "constraints.txt"))
+    return any(
+        json.loads(record.read_text(encoding="utf-8")).get("url") == ROOT.as_uri()
+        and record.stat().st_mtime > changed
+        for record in env.glob(f"lib/python*/site-packages/{name}-*.dist-info/direct_url.json")
+    )
 
 
-def shared_python(session: nox.Session) -> str:
-    """The shared environment's interpreter, installing or updating it when needed."""
-    python = SHARED / "bin" / "python"
-    stamp = SHARED / ".installed"
-    wanted = hashlib.sha256(
-        (ROOT / "pyproject.toml").read_bytes() + (ROOT / "constraints.txt").read_bytes()
-    ).hexdigest()
-    if not python.exists():
-        session.log(f"creating the shared environment {SHARED}")
-        session.run(sys.executable, "-m", "venv", str(SHARED), external=True)
-    if not stamp.exists() or stamp.read_text() != wanted:
-        session.log("installing dependencies (torch among them) into the shared environment")
-        session.run(
-            str(python),
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--disable-pip-version-check",
-            "-c",
-            str(ROOT / "constraints.txt"),
-            *_requirements(),
-            external=True,
-        )
-        stamp.write_text(wanted)
-    return str(python)
+def python(session: nox.Session, *args: str | Path, **kwargs: Any) -> Any:
+    """Run ``python ARGS`` in the shared environment, writing no bytecode."""
+    interpreter = session.env_dir.parent / "shared" / "bin" / "python"
+    return session.run(interpreter, *args, env={"PYTHONDONTWRITEBYTECODE": "1"}, **kwargs)
 
 
-def _env() -> dict[str, str]:
-    return {"PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
-
-
-# -- the main job ------------------------------------------------------------------------------
-
-
-@nox.session(venv_backend="none")
+@nox.session(venv_backend="none", requires=["shared"])
 def docs(session: nox.Session) -> None:
     """Build the HTML site in every language (-W --keep-going). Args: [LANG ...] [SPHINX ARGS].
 
-    The languages build side by side, from one process that imports Sphinx and the extension
-    once and forks a build per language (checker.sphinx.side_by_side); the first to start
-    runs the probes and the others wait for it and read the results from the probe cache
-    (see checker.sphinx.results). Each language keeps its own log, warnings file and summary.
-    """
-    python = shared_python(session)
-    langs = [a for a in session.posargs if a in LANGS] or list(LANGS)
-    extra = [a for a in session.posargs if a not in LANGS]
+    One process imports Sphinx once and forks a build per language (checker.sphinx.side_by_side);
+    the first runs the probes, the others read their results from the probe cache."""
     SUMMARY.mkdir(parents=True, exist_ok=True)
     for stale in SUMMARY.glob("docs-*.json"):
         stale.unlink()
-    for lang in langs:
-        session.log(f"building {lang} into {(BUILD / 'html' / lang).relative_to(ROOT)}")
-    launched = subprocess.run(
-        [
-            python,
-            "-m",
-            "checker.sphinx.side_by_side",
-            "--log",
-            str(SUMMARY / "build-{lang}.log"),
-            *langs,
-            "--",
-            *sphinx_arguments("{lang}", extra),
-        ],
-        env={**os.environ, **_env()},
-        stdout=subprocess.PIPE,
-        check=False,
-    )
-    try:
-        codes: dict[str, int] = json.loads(launched.stdout.decode().strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        session.error(f"the side-by-side build printed no statuses (exit {launched.returncode})")
-    failed = [lang for lang in langs if not finish_language(session, lang, codes.get(lang, 1))]
+    langs = [a for a in session.posargs if a in LANGS] or list(LANGS)
+    failed = build(session, langs, [a for a in session.posargs if a not in LANGS])
     if failed:
         session.error(f"the build failed for: {', '.join(failed)} (other languages built)")
 
 
-def build_language(session: nox.Session, python: str, lang: str, extra: list[str]) -> bool:
-    """Build one language into _build/html/LANG; record pages and warnings for the summary."""
-    session.log(f"building {lang} into {(BUILD / 'html' / lang).relative_to(ROOT)}")
-    with (SUMMARY / f"build-{lang}.log").open("wb") as log:
-        code = subprocess.run(
-            [python, "-m", "sphinx", *sphinx_arguments(lang, extra)],
-            env={**os.environ, **_env()},
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            check=False,
-        ).returncode
-    return finish_language(session, lang, code)
-
-
-def sphinx_arguments(lang: str, extra: list[str]) -> list[str]:
-    """sphinx-build's arguments for one language (``lang`` may be the ``{lang}`` field)."""
-    return [
-        "-b",
-        "html",
-        "-c",
-        str(ROOT),
-        "-D",
-        f"language={lang}",
-        "-d",
-        str(BUILD / "doctrees" / lang),
-        "-W",
-        "--keep-going",
-        "-q",
-        "-w",
-        str(SUMMARY / f"warnings-{lang}.txt"),
-        *extra,
-        str(ROOT / "docs"),
-        str(BUILD / "html" / lang),
-    ]
+def build(session: nox.Session, langs: list[str], extra: list[str]) -> list[str]:
+    """Build LANGS side by side into _build/html/LANG; return those whose build failed."""
+    SUMMARY.mkdir(parents=True, exist_ok=True)
+    for lang in langs:
+        session.log(f"building {lang} into {(BUILD / 'html' / lang).relative_to(ROOT)}")
+    argv: list[str | Path] = ["-m", "checker.sphinx.side_by_side", "--log"]
+    argv += [SUMMARY / "build-{lang}.log", *langs, "--", "-b", "html", "-c", ROOT]
+    argv += ["-D", "language={lang}", "-d", BUILD / "doctrees/{lang}", "-W", "--keep-going"]
+    argv += ["-q", "-w", SUMMARY / "warnings-{lang}.txt", *extra]
+    argv += [ROOT / "docs", BUILD / "html/{lang}"]
+    # its stdout is one JSON line, each build's exit status; the builds write to their logs
+    statuses = python(session, *argv, silent=True, stderr=None, success_codes=range(256))
+    try:
+        codes: dict[str, int] = json.loads(statuses.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        session.error(f"the side-by-side build printed no statuses: {statuses!r}")
+    return [lang for lang in langs if not finish_language(session, lang, codes.get(lang, 1))]
 
 
 def finish_language(session: nox.Session, lang: str, code: int) -> bool:
@@ -190,230 +132,96 @@ def finish_language(session: nox.Session, lang: str, code: int) -> bool:
     output = (SUMMARY / f"build-{lang}.log").read_text(encoding="utf-8", errors="replace")
     if output.strip():
         session.log(f"{lang} build output:\n{output.rstrip()}")
-    warnings_file = SUMMARY / f"warnings-{lang}.txt"
     pages = sorted(
         p.relative_to(ROOT / "docs").with_suffix(".html").as_posix()
         for p in (ROOT / "docs").rglob("*.md")
         if not any(part.startswith("_") for part in p.relative_to(ROOT).parts[1:])
     )
     built = [p for p in pages if (out / p).exists()]
+    warnings_file = SUMMARY / f"warnings-{lang}.txt"
     text = warnings_file.read_text(encoding="utf-8") if warnings_file.exists() else ""
     warnings = [ln for ln in text.splitlines() if ln]
     ok = code == 0 and not warnings and len(built) == len(pages)
-    (SUMMARY / f"docs-{lang}.json").write_text(
-        json.dumps(
-            {
-                "lang": lang,
-                "ok": ok,
-                "pages": len(built),
-                "expected_pages": len(pages),
-                "warnings": len(warnings),
-                "index": str(out / "index.html"),
-            }
-        )
-    )
+    summary = {"lang": lang, "ok": ok, "pages": len(built), "expected_pages": len(pages)}
+    summary |= {"warnings": len(warnings), "index": str(out / "index.html")}
+    (SUMMARY / f"docs-{lang}.json").write_text(json.dumps(summary))
     if code not in (0, 1, 2):
         session.log(f"the {lang} build stopped with exit status {code}")
     return ok
 
 
-@nox.session(venv_backend="none")
+@nox.session(venv_backend="none", requires=["shared"])
 def doctest(session: nox.Session) -> None:
     """Run every snippet of docs/. Args: --device cpu|cuda|all (default all present).
 
-    Snippets run once, from the English pages: 'python -m checker i18n' proves that every
-    translation carries the same code, so running them per language would prove nothing more.
-    A page unchanged since its last passing run (same bytes, torch, NumPy, Python, CUDA, and
-    checker/doctest code) is not run again: its outcome is reused and counted as such
-    (_build/summary/doctest-pages.json; delete it, or a clean clone, runs every snippet).
-    """
-    python = shared_python(session)
-    args = list(session.posargs)
-    if "--device" in args:
-        i = args.index("--device")
-        args[i] = "--doc-device"
+    From the English pages only ('checker i18n' proves the translations carry the same code). A
+    page unchanged since its last passing run (same bytes, torch, NumPy, Python, CUDA, doctest
+    code) is reused, not run (_build/summary/doctest-pages.json; delete it to run every one)."""
     SUMMARY.mkdir(parents=True, exist_ok=True)
-    session.run(
-        python,
-        "-m",
-        "pytest",
-        "-p",
-        "checker.doctest.plugin",
-        "-p",
-        "no:cacheprovider",
-        "--rootdir",
-        str(ROOT),
-        "-c",
-        os.devnull,
-        "-q",
-        "--continue-on-collection-errors",
-        "--doc-summary",
-        str(SUMMARY / "doctest.json"),
-        "--doc-unchanged",
-        str(SUMMARY / "doctest-pages.json"),
-        *args,
-        str(ROOT / "docs"),
-        env=_env(),
-        external=True,
+    args = ["--doc-device" if a == "--device" else a for a in session.posargs]
+    pytest = ("-m", "pytest", "-p", "checker.doctest.plugin", "-p", "no:cacheprovider", "-q")
+    options = ("--rootdir", ROOT, "-c", os.devnull, "--continue-on-collection-errors")
+    records = ("--doc-summary", SUMMARY / "doctest.json", "--doc-unchanged")
+    python(
+        session, *pytest, *options, *records, SUMMARY / "doctest-pages.json", *args, ROOT / "docs"
     )
 
 
-@nox.session(venv_backend="none")
+@nox.session(venv_backend="none", requires=["shared"])
 def summary(session: nox.Session) -> None:
     """Print pages built per language, snippets per device, translation coverage."""
-    python = shared_python(session)
-    session.run(
-        python,
-        "-m",
-        "checker.summary",
-        str(SUMMARY),
-        str(ROOT / "locales"),
-        str(ROOT / "docs" / "_evidence" / "doctest-cuda.json"),
-        env=_env(),
-        external=True,
-    )
+    cuda_record = ROOT / "docs/_evidence/doctest-cuda.json"
+    python(session, "-m", "checker.summary", SUMMARY, ROOT / "locales", cuda_record)
 
 
-# -- other tasks -------------------------------------------------------------------------------
-
-
-@nox.session(venv_backend="none", default=False)
+@nox.session(venv_backend="none", requires=["shared"], default=False)
 def tests(session: nox.Session) -> None:
     """Run the test suite under tests/ (args go to pytest)."""
-    python = shared_python(session)
-    session.run(python, "-m", "pytest", *session.posargs, env=_env(), external=True)
+    python(session, "-m", "pytest", *session.posargs)
 
 
-@nox.session(venv_backend="none", default=False)
+@nox.session(venv_backend="none", requires=["shared"], default=False)
 def lint(session: nox.Session) -> None:
     """Ruff (lint and format check) and mypy over the Python code."""
-    python = shared_python(session)
-    session.run(python, "-m", "ruff", "check", ".", external=True)
-    session.run(python, "-m", "ruff", "format", "--check", ".", external=True)
-    session.run(python, "-m", "mypy", env=_env(), external=True)
+    python(session, "-m", "ruff", "check", ".")
+    python(session, "-m", "ruff", "format", "--check", ".")
+    python(session, "-m", "mypy")
 
 
-@nox.session(venv_backend="none", default=False)
+@nox.session(venv_backend="none", requires=["shared"], default=False)
 def i18n(session: nox.Session) -> None:
     """Regenerate the .pot templates and update locales/ja and locales/ko."""
-    python = shared_python(session)
-    update_catalogs(session, python, TRANSLATED)
+    update_catalogs(session, TRANSLATED)
 
 
-#: The extension's gettext domain: the text it generates (labels, decision rules, reasons).
-EXTENSION_LOCALE = ROOT / "checker" / "sphinx" / "locale"
-#: The service's gettext domain: the text of its pages (checker/service/templates/).
-SERVICE_LOCALE = ROOT / "checker" / "service" / "locale"
-
-
-def update_catalogs(session: nox.Session, python: str, langs: tuple[str, ...]) -> Path:
+def update_catalogs(session: nox.Session, langs: tuple[str, ...]) -> Path:
     """Extract the English templates into _build/gettext and update LANGS' catalogs, the
-    pages' under locales/, the service's pages' under checker/service/locale/ and the
-    extension's generated text under checker/sphinx/locale/
-    (its template is extracted from the claim modules, so new or changed decision rules
-    arrive as untranslated or fuzzy messages)."""
+    pages' under locales/ and those of DOMAINS, keeping no obsolete entries (the catalogs
+    hold the English of today; new or changed messages arrive untranslated or fuzzy)."""
     pot = BUILD / "gettext"
-    session.run(
-        python,
-        "-m",
-        "sphinx",
-        "-b",
-        "gettext",
-        "-c",
-        str(ROOT),
-        "-q",
-        "-W",
-        "-d",
-        str(BUILD / "doctrees" / "gettext"),
-        str(ROOT / "docs"),
-        str(pot),
-        env=_env(),
-        external=True,
-    )
-    session.run(
-        python,
-        "-m",
-        "sphinx_intl",
-        "update",
-        "-p",
-        str(pot),
-        "-d",
-        str(ROOT / "locales"),
-        "--no-obsolete",  # the catalogs hold the English of today, nothing else
-        *[f"-l{lang}" for lang in langs],
-        external=True,
-    )
-    generated = BUILD / "gettext-checker"
-    session.run(
-        python,
-        "-m",
-        "checker",
-        "i18n",
-        "--write-template",
-        str(generated / "checker.pot"),
-        env=_env(),
-        external=True,
-    )
-    session.run(
-        python,
-        "-m",
-        "sphinx_intl",
-        "update",
-        "-p",
-        str(generated),
-        "-d",
-        str(EXTENSION_LOCALE),
-        "--no-obsolete",
-        *[f"-l{lang}" for lang in langs],
-        external=True,
-    )
-    # the service's pages (`python -m checker serve`): their own domain, from the templates
-    service = BUILD / "gettext-service"
-    session.run(
-        python, "-m", "checker.service.ui", str(service / "service.pot"), env=_env(), external=True
-    )
-    session.run(
-        python,
-        "-m",
-        "sphinx_intl",
-        "update",
-        "-p",
-        str(service),
-        "-d",
-        str(SERVICE_LOCALE),
-        "--no-obsolete",
-        *[f"-l{lang}" for lang in langs],
-        external=True,
-    )
+    gettext = ("-b", "gettext", "-c", ROOT, "-q", "-W", "--keep-going")
+    python(session, "-m", "sphinx", *gettext, "-d", BUILD / "doctrees/gettext", ROOT / "docs", pot)
+    update = ("-m", "sphinx_intl", "update", "--no-obsolete", *[f"-l{lang}" for lang in langs])
+    python(session, *update, "-p", pot, "-d", ROOT / "locales")
+    for name, (catalogs, write_template) in DOMAINS.items():
+        templates = BUILD / f"gettext-{name}"
+        python(session, "-m", *write_template, templates / f"{name}.pot")
+        python(session, *update, "-p", templates, "-d", catalogs)
     return pot
 
 
-@nox.session(venv_backend="none", default=False)
+@nox.session(venv_backend="none", requires=["shared"], default=False)
 def translation(session: nox.Session) -> None:
     """A translator's loop: update, check and build one language. Args: ja|ko."""
     if len(session.posargs) != 1 or session.posargs[0] not in TRANSLATED:
         session.error(f"usage: nox -s translation -- {'|'.join(TRANSLATED)}")
     lang = session.posargs[0]
-    python = shared_python(session)
-    pot = update_catalogs(session, python, (lang,))
+    pot = update_catalogs(session, (lang,))
     report = SUMMARY / f"i18n-{lang}.json"
     SUMMARY.mkdir(parents=True, exist_ok=True)
-    session.run(
-        python,
-        "-m",
-        "checker",
-        "i18n",
-        "--lang",
-        lang,
-        "--templates",
-        str(pot),
-        "--json-file",
-        str(report),
-        env=_env(),
-        external=True,
-        success_codes=[0, 1],
-    )
-    built = build_language(session, python, lang, [])
+    check = ("--lang", lang, "--templates", pot, "--json-file", report)
+    python(session, "-m", "checker", "i18n", *check, success_codes=[0, 1])
+    built = not build(session, [lang], [])
     errors = json.loads(report.read_text(encoding="utf-8"))["summary"]["errors"]
     session.log(f"preview: {BUILD / 'html' / lang / 'index.html'}")
     problems = [f"{errors} translation errors"] if errors else []
@@ -422,113 +230,62 @@ def translation(session: nox.Session) -> None:
         session.error(f"{lang}: {'; '.join(problems)} (see above)")
 
 
-@nox.session(name="i18n-check", venv_backend="none", default=False)
+@nox.session(name="i18n-check", venv_backend="none", requires=["shared"], default=False)
 def i18n_check(session: nox.Session) -> None:
     """Check the catalogs without building (args go to 'python -m checker i18n')."""
-    python = shared_python(session)
-    session.run(python, "-m", "checker", "i18n", *session.posargs, env=_env(), external=True)
+    python(session, "-m", "checker", "i18n", *session.posargs)
 
 
-@nox.session(venv_backend="none", default=False)
+@nox.session(venv_backend="none", requires=["shared"], default=False)
 def serve(session: nox.Session) -> None:
     """The checking service on http://127.0.0.1:8000/ (args go to 'python -m checker serve')."""
-    python = shared_python(session)
-    session.run(python, "-m", "checker", "serve", *session.posargs, env=_env(), external=True)
+    python(session, "-m", "checker", "serve", *session.posargs)
 
 
-@nox.session(venv_backend="none", default=False)
+@nox.session(venv_backend="none", requires=["shared"], default=False)
 def verify(session: nox.Session) -> None:
     """Run every claim's probe (args go to 'python -m checker verify')."""
-    python = shared_python(session)
-    session.run(python, "-m", "checker", "verify", *session.posargs, env=_env(), external=True)
-
-
-#: torch releases ``versions`` measures every claim with, oldest first: the oldest the project
-#: supports (pyproject.toml says torch>=2.4), releases in between, and the newest.
-TORCH_RELEASES = ("2.4.1", "2.5.1", "2.8.0", "2.11.0", "2.13.0")
-#: What each release's environment needs besides torch (the checker's runtime dependencies).
-RELEASE_EXTRAS = ("numpy", *PYPROJECT["project"]["dependencies"][1:])
-
-
-def release_python(session: nox.Session, release: str) -> str:
-    """The interpreter of ``.nox/torch-RELEASE``, installed once and then reused."""
-    env = ROOT / ".nox" / f"torch-{release}"
-    python = env / "bin" / "python"
-    stamp = env / ".installed"
-    wanted = " ".join((f"torch=={release}", *RELEASE_EXTRAS))
-    if not python.exists():
-        session.run(sys.executable, "-m", "venv", str(env), external=True)
-    if not stamp.exists() or stamp.read_text() != wanted:
-        session.log(f"installing torch {release} into {env.relative_to(ROOT)} (several GB)")
-        session.run(
-            str(python),
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--no-cache-dir",
-            "--disable-pip-version-check",
-            *wanted.split(" "),
-            external=True,
-        )
-        stamp.write_text(wanted)
-    return str(python)
+    python(session, "-m", "checker", "verify", *session.posargs)
 
 
 @nox.session(venv_backend="none", default=False)
 def versions(session: nox.Session) -> None:
     """Every claim on the CPU under each torch release, into docs/_evidence/versions.json.
 
-    Args: [RELEASE ...] (default: all of TORCH_RELEASES). Each release gets its own
-    environment under .nox/ (installed once); results are cached like verify's.
-    """
-    releases = session.posargs or list(TORCH_RELEASES)
+    Args: [RELEASE ...] (default: TORCH_RELEASES). A nox session has one environment, so this
+    one makes one per release, .nox/torch-RELEASE, installed as ``shared`` is but without
+    constraints.txt (it pins the newest torch); results are cached like verify's."""
     runs = BUILD / "versions"
     runs.mkdir(parents=True, exist_ok=True)
-    outputs = []
-    python = ""
-    for release in releases:
-        python = release_python(session, release)
-        output = runs / f"{release}.json"
-        session.run(
-            python,
-            "-m",
-            "checker.versions",
-            "measure",
-            "--output",
-            str(output),
-            "--root",
-            str(ROOT),
-            env=_env(),
-            external=True,
-        )
-        outputs.append(str(output))
-    known = [str(runs / f"{r}.json") for r in TORCH_RELEASES if (runs / f"{r}.json").exists()]
+    outputs: list[Path] = []
+    for release in session.posargs or TORCH_RELEASES:
+        env = session.env_dir.parent / f"torch-{release}"
+        interpreter = env / "bin" / "python"
+        if not interpreter.exists():
+            session.run(sys.executable, "-m", "venv", env)
+        if not installed(env):
+            session.log(f"installing torch {release} into {env} (several GB)")
+            pip = ("-m", "pip", "install", "-q", "--no-cache-dir", f"torch=={release}", "numpy")
+            session.run(interpreter, *pip, "-e", ".")
+        outputs.append(runs / f"{release}.json")
+        measure = ("measure", "--output", outputs[-1], "--root", ROOT)
+        session.run(interpreter, "-m", "checker.versions", *measure)
+    known = {runs / f"{r}.json" for r in TORCH_RELEASES if (runs / f"{r}.json").exists()}
+    merged = ("--output", ROOT / "docs/_evidence/versions.json")
     session.run(
-        python,  # the last release's: the merge needs nothing beyond the checker
-        "-m",
-        "checker.versions",
-        "merge",
-        *sorted(set(outputs) | set(known)),
-        "--output",
-        str(ROOT / "docs" / "_evidence" / "versions.json"),
-        env=_env(),
-        external=True,
+        interpreter, "-m", "checker.versions", "merge", *sorted(known | {*outputs}), *merged
     )
 
 
-@nox.session(venv_backend="none", default=False)
+@nox.session(venv_backend="none", requires=["shared"], default=False)
 def bench(session: nox.Session) -> None:
-    """Benchmarks, each printing ratios measured side by side in one run. Args: [NAME ...]
-    among harness (cold vs warm verify, per-probe overhead), i18n (translation checks vs
-    English only, doctests once vs per language), build (three languages / English,
-    translated / English, one .po edit rebuild), corpus (scan overhead per article, scan /
-    the articles' own code), scan (needs the seed articles); default: all. The build and
-    corpus figures go to _build/bench/*.json (CI keeps them as an artifact)."""
-    python = shared_python(session)
-    names = session.posargs or sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py"))
-    for name in names:
-        session.run(python, str(ROOT / "benchmarks" / f"{name}.py"), env=_env(), external=True)
+    """Benchmarks, each printing ratios measured side by side in one run. Args: [NAME ...].
+
+    Default: every benchmarks/*.py (build, corpus, harness, i18n, scan, service; figures in
+    _build/bench/*.json) but identity.py, a proof between two commits run on its own."""
+    every = sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py") if p.stem != "identity")
+    for name in session.posargs or every:
+        python(session, ROOT / "benchmarks" / f"{name}.py")
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ def timed(*langs: str, work: Path, fresh: bool = True) -> float:
     start = time.perf_counter()
     done = subprocess.run(
         command,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"},
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
         capture_output=True,
         check=False,
     )

@@ -17,12 +17,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from checker import registry as registry_mod
+from checker.scan import corpus
+from checker.scan.run import ScanOptions, scan
 
-from checker import registry as registry_mod  # noqa: E402
-from checker.scan import corpus  # noqa: E402
-from checker.scan.run import ScanOptions, scan  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 OVERHEAD_TARGET_S = 0.5
 

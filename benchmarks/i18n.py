@@ -23,14 +23,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from checker.i18n import I18nOptions, check
+from checker.i18n.markup import inventory
+from checker.i18n.sources import build_templates, read_sources, read_templates
+from checker.text.languages import TRANSLATED
+from checker.text.po import read_catalog
 
-from checker.i18n import I18nOptions, check  # noqa: E402
-from checker.i18n.markup import inventory  # noqa: E402
-from checker.i18n.sources import build_templates, read_sources, read_templates  # noqa: E402
-from checker.text.languages import TRANSLATED  # noqa: E402
-from checker.text.po import read_catalog  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def median_seconds(work: Callable[[], object], repeat: int) -> float:
@@ -130,9 +129,8 @@ def main() -> None:
         "cpu",
         str(docs),
     ]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     once = time.perf_counter() - start
     outcome = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "?"
     print("doctests (CPU), run once from the English pages")

@@ -23,12 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from checker import registry as registry_mod
+from checker.scan.findings import ScanResult
+from checker.scan.run import ScanOptions, scan
 
-from checker import registry as registry_mod  # noqa: E402
-from checker.scan.findings import ScanResult  # noqa: E402
-from checker.scan.run import ScanOptions, scan  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 #: Where the articles are, beside the repository.
 ARTICLES = ROOT.parent / "shared" / "real-articles"

@@ -17,15 +17,14 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from checker import registry as registry_mod
+from checker.scan.document import BlockKind
+from checker.scan.indent import needs_repair, repair
+from checker.scan.program import from_block
+from checker.scan.readers import read
+from checker.scan.run import ScanOptions, scan
 
-from checker import registry as registry_mod  # noqa: E402
-from checker.scan.document import BlockKind  # noqa: E402
-from checker.scan.indent import needs_repair, repair  # noqa: E402
-from checker.scan.program import from_block  # noqa: E402
-from checker.scan.readers import read  # noqa: E402
-from checker.scan.run import ScanOptions, scan  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 #: Per snippet, as the scanner's default.
 TIMEOUT_S = 20.0

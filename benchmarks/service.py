@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# the load test and the running service are test helpers (tests/), not installed
 sys.path.insert(0, str(ROOT))
 
 from checker.service.config import ServiceConfig, ServiceLimits  # noqa: E402
