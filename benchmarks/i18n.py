@@ -23,9 +23,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from checker.i18n import I18nOptions, check
+from checker.i18n import check
 from checker.i18n.markup import inventory
 from checker.i18n.sources import build_templates, read_sources, read_templates
+from checker.project import i18n_options
 from checker.text.languages import TRANSLATED
 from checker.text.po import read_catalog
 
@@ -91,7 +92,7 @@ def main() -> None:
             read_templates(pot)
 
         def languages(where: Path) -> Callable[[], object]:
-            options = I18nOptions.project(
+            options = i18n_options(
                 ROOT, locales=where, templates=pot, glossary=locales / "glossary.toml"
             )
             return lambda: check(options)

@@ -119,7 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    elsewhere = {"i18n": i18n_command.run, "scan": scan_command.run, "serve": serve_command.run}
+    if args.command == "i18n":
+        from checker.project import generated_catalogs  # the extension's and the service's
+
+        return i18n_command.run(args, generated_catalogs)
+    elsewhere = {"scan": scan_command.run, "serve": serve_command.run}
     if args.command in elsewhere:
         return elsewhere[args.command](args)
     try:

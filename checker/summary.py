@@ -137,10 +137,11 @@ def render(
 def translation_findings(locales: Path) -> dict[str, tuple[int, int]]:
     """Errors and warnings of ``python -m checker i18n`` per language, without building the
     templates (the out-of-date check runs only if ``_build/gettext`` is fresh)."""
-    from checker.i18n import I18nOptions, check
+    from checker.i18n import check
+    from checker.project import i18n_options
 
     root = locales.resolve().parent
-    result = check(I18nOptions.project(root, locales=locales, build_templates=False))
+    result = check(i18n_options(root, locales=locales, build_templates=False))
     counts = {}
     for lang in result.langs:
         found = [f for f in result.findings if f.lang == lang]

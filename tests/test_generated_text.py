@@ -8,9 +8,13 @@ from pathlib import Path
 import pytest
 
 from checker import registry
-from checker.i18n import Check, I18nOptions, check
-from checker.i18n.generated import PAGE, check_catalog, extract, theme_messages, write_template
+from checker.i18n import Check, check
+from checker.i18n.extraction import write_template
+from checker.i18n.generated import check_catalog
+from checker.project import i18n_options
 from checker.sphinx import messages
+from checker.sphinx.generated_text import PAGE, THEME_PAGE, theme_messages
+from checker.sphinx.generated_text import extension_messages as extract
 from checker.sphinx.ui_text import LABELS, text
 from checker.text.languages import TRANSLATED
 from tests.helpers import ROOT, sample
@@ -53,14 +57,14 @@ def test_a_recorded_rule_no_probe_states_any_more_joins_the_template(tmp_path: P
         'copies"}, "generated/old": {"rule": "holds if an old rule"}}}',
         encoding="utf-8",
     )
-    extraction = extract(FIXTURE, ROOT, [recorded])
+    extraction = extract(FIXTURE, ROOT, (recorded,))
     stale = [m.msgid for m in extraction.messages if m.comment.startswith("decision rule of")]
     assert stale == ["holds if an old rule"]  # the f-string produces the other one
 
 
 def test_the_template_is_a_pot_file(tmp_path: Path) -> None:
     pot = tmp_path / "checker.pot"
-    write_template(extract(FIXTURE, ROOT), pot)
+    write_template(extract(FIXTURE, ROOT), pot, "checker")
     written = pot.read_text(encoding="utf-8")
     assert (
         "#: tests/fixtures/claims_generated.py:25\n#, python-brace-format\n"
@@ -97,7 +101,7 @@ def test_a_label_whose_translation_lost_its_placeholder_keeps_its_english(
 def test_the_gate_judges_a_generated_catalog_like_a_page() -> None:
     path = CATALOGS / "ja" / "LC_MESSAGES" / "checker.po"
     findings, coverage = check_catalog(
-        path, "checker.po", "ja", extract(FIXTURE, ROOT).messages, None
+        path, "checker.po", "ja", extract(FIXTURE, ROOT).messages, None, page=PAGE
     )
     assert [(f.line, f.check.value, f.message) for f in findings] == [
         (
@@ -127,22 +131,27 @@ def test_the_gate_judges_a_generated_catalog_like_a_page() -> None:
 
 def test_a_missing_generated_catalog_is_a_finding(tmp_path: Path) -> None:
     findings, coverage = check_catalog(
-        tmp_path / "checker.po", "checker.po", "ko", extract(FIXTURE, ROOT).messages, None
+        tmp_path / "checker.po",
+        "checker.po",
+        "ko",
+        extract(FIXTURE, ROOT).messages,
+        None,
+        page=PAGE,
     )
     assert [f.check for f in findings] == [Check.MISSING_CATALOG]
     assert not coverage.has_catalog
 
 
 def test_every_theme_label_is_in_the_template() -> None:
-    labels = {m.msgid for m in theme_messages()}
+    labels = {m.msgid for m in theme_messages().messages}
     assert {"Collapse Sidebar", "Expand Sidebar", "Color mode", "On this page"} <= labels
 
 
 def test_the_project_translates_every_generated_message_and_theme_label() -> None:
-    result = check(I18nOptions.project(ROOT, build_templates=False))
+    result = check(i18n_options(ROOT, build_templates=False))
     pages = {(c.lang, c.page): c for c in result.coverage}
     for lang in TRANSLATED:
-        for page in (PAGE, "(theme labels)"):
+        for page in (PAGE, THEME_PAGE):
             assert pages[lang, page].complete, (lang, page)
-    generated = [f for f in result.findings if f.page in (PAGE, "(theme labels)")]
+    generated = [f for f in result.findings if f.page in (PAGE, THEME_PAGE)]
     assert [f"{f.path}:{f.line}: {f.message}" for f in generated] == []

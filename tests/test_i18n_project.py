@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from checker.i18n import Check, I18nOptions, I18nResult, check
+from checker.i18n import Check, I18nResult, check
 from checker.i18n.sources import build_templates, read_templates
+from checker.project import i18n_options
 from checker.text.languages import TRANSLATED
 from checker.text.markdown import MYST_EXTENSIONS
 from tests.helpers import ROOT
@@ -17,7 +18,7 @@ from tests.i18n_helpers import I18N
 
 @pytest.fixture(scope="module")
 def project() -> I18nResult:
-    return check(I18nOptions.project(ROOT))
+    return check(i18n_options(ROOT))
 
 
 def test_the_check_runs_completely_on_our_catalogs(project: I18nResult) -> None:

@@ -5,27 +5,23 @@ page rendered in ja or ko shows the translations."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from checker.i18n.generated import GeneratedMessage
-from checker.i18n.run import SERVICE_PAGE, I18nOptions, check
+from checker.i18n.run import I18nOptions, check
 from checker.service import ui
 from checker.service.app import create_app
 from checker.service.queue import Queue
+from checker.service.ui import SERVICE_PAGE
 from checker.text.languages import TRANSLATED
 from tests.helpers import ROOT
 from tests.service_helpers import config
 
-MESSAGES = tuple(
-    dict.fromkeys(
-        GeneratedMessage(msgid, context, (f"templates:{line}",), "service page")
-        for line, msgid, context in ui.messages()
-    )
-)
+MESSAGES = ui.generated_catalog().extract((), ROOT, ()).messages
 
 
 def test_the_templates_have_the_messages_of_every_page() -> None:
@@ -35,7 +31,8 @@ def test_the_templates_have_the_messages_of_every_page() -> None:
 
 
 def test_the_gate_checks_the_service_catalogs_and_they_pass() -> None:
-    result = check(I18nOptions.project(ROOT, build_templates=False, generated=None))
+    options = I18nOptions.project(ROOT, build_templates=False)
+    result = check(dataclasses.replace(options, generated=(ui.generated_catalog(),)))
     coverage = {c.lang: c for c in result.coverage if c.page == SERVICE_PAGE}
     for lang in TRANSLATED:
         assert (coverage[lang].translated, coverage[lang].total, coverage[lang].fuzzy) == (
@@ -56,7 +53,10 @@ def test_the_gate_reports_a_broken_service_translation(tmp_path: Path) -> None:
     )
     result = check(
         I18nOptions.project(
-            ROOT, build_templates=False, generated=None, service=tmp_path, langs=("ja",)
+            ROOT,
+            build_templates=False,
+            generated=(ui.generated_catalog(tmp_path),),
+            langs=("ja",),
         )
     )
     found = sorted(f.check.value for f in result.findings if f.page == SERVICE_PAGE)

@@ -9,9 +9,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from checker.text.languages import TRANSLATED
+
+if TYPE_CHECKING:
+    from checker.i18n.generated import GeneratedCatalog
 
 USAGE_ERROR = 2
 FORMATS = ("text", "json", "github")
@@ -68,8 +73,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    """Check, print in the requested format, return the exit code."""
+def run(
+    args: argparse.Namespace,
+    catalogs: Callable[[Path], Sequence[GeneratedCatalog]] = lambda root: (),
+) -> int:
+    """Check, print in the requested format, return the exit code. ``catalogs``: the catalogs
+    of generated text of the repository at ``--root``, to check beside its pages' (the first
+    is the one whose template ``--write-template`` writes), from the caller, which knows what
+    generates text."""
     from checker.i18n.report import RENDERERS, render_json
     from checker.i18n.run import I18nOptions, check
 
@@ -81,10 +92,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: --{name}: {folder} is not a folder", file=sys.stderr)
             return USAGE_ERROR
     glossary = None if args.no_glossary else (args.glossary or locales / "glossary.toml")
-    extension_locale = root / "checker" / "sphinx" / "locale"
-    service_locale = root / "checker" / "service" / "locale"
+    generated = tuple(catalogs(root))
     if args.write_template is not None:
-        return _write_template(args, root)
+        if not generated:
+            print("error: --write-template: no catalog of generated text", file=sys.stderr)
+            return USAGE_ERROR
+        return _write_template(args, root, generated[0])
     options = I18nOptions(
         docs=docs,
         locales=locales,
@@ -96,8 +109,7 @@ def run(args: argparse.Namespace) -> int:
         build_templates=not args.no_build,
         claim_modules=tuple(args.claims_module),
         root=root,
-        generated=extension_locale if extension_locale.is_dir() else None,
-        service=service_locale if service_locale.is_dir() else None,
+        generated=generated,
         recorded=tuple(sorted((root / "docs" / "_evidence").glob("*.json"))),
     )
     result = check(options)
@@ -108,9 +120,9 @@ def run(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
-def _write_template(args: argparse.Namespace, root: Path) -> int:
+def _write_template(args: argparse.Namespace, root: Path, catalog: GeneratedCatalog) -> int:
     from checker import registry
-    from checker.i18n.generated import extract, write_template
+    from checker.i18n.extraction import write_template
 
     try:
         claims = registry.load(tuple(args.claims_module), package=registry.DEFAULT_PACKAGE)
@@ -118,8 +130,8 @@ def _write_template(args: argparse.Namespace, root: Path) -> int:
         print(f"error: the claim modules did not load: {exc}", file=sys.stderr)
         return 1
     recorded = tuple(sorted((root / "docs" / "_evidence").glob("*.json")))
-    extraction = extract(claims, root, recorded)
-    write_template(extraction, args.write_template)
+    extraction = catalog.extract(tuple(claims), root, recorded)
+    write_template(extraction, args.write_template, catalog.domain)
     for where, line, text in extraction.problems:
         print(f"{where}:{line}: decision rule {text}", file=sys.stderr)
     print(f"{args.write_template}: {len(extraction.messages)} messages")

@@ -19,6 +19,7 @@ from checker.i18n.checks import TRANSLATION_CHECKS, UNUSED_TRANSLATION_CHECKS, c
 from checker.i18n.checks.code import check_code_entry
 from checker.i18n.checks.completeness import PageCoverage, missing_catalog, missing_messages
 from checker.i18n.findings import Check, Severity, TranslationFinding
+from checker.i18n.generated import GeneratedCatalog
 from checker.i18n.glossary import Glossary, GlossaryError, load_glossary
 from checker.i18n.message import EntryCheck, Message
 from checker.i18n.sources import (
@@ -29,8 +30,6 @@ from checker.i18n.sources import (
     read_sources,
     read_templates,
 )
-from checker.sphinx.messages import catalog_path
-from checker.sphinx.site_text import THEME_DOMAIN
 from checker.text.languages import TRANSLATED
 from checker.text.po import Entry, read_catalog
 from checker.typing import Lang
@@ -57,13 +56,11 @@ class I18nOptions:
     claim_package: str | None = registry_mod.DEFAULT_PACKAGE
     #: Paths in findings are relative to this folder.
     root: Path | None = None
-    #: The extension's gettext domain (``<lang>/LC_MESSAGES/checker.po``); ``None`` skips it.
-    generated: Path | None = None
+    #: Catalogs of generated text to check beside the pages' (the edges that generate text
+    #: describe them; :mod:`checker.project` gathers the project's).
+    generated: tuple[GeneratedCatalog, ...] = ()
     #: Recorded evidence files, whose rules are shown on pages too.
     recorded: tuple[Path, ...] = ()
-    #: The service's gettext domain (``<lang>/LC_MESSAGES/service.po``, the text of
-    #: ``python -m checker serve``'s pages); ``None`` skips it.
-    service: Path | None = None
 
     @classmethod
     def project(cls, root: Path, **changes: object) -> I18nOptions:
@@ -75,9 +72,7 @@ class I18nOptions:
             glossary=root / "locales" / "glossary.toml",
             reuse_templates=root / "_build" / "gettext",
             root=root,
-            generated=root / "checker" / "sphinx" / "locale",
             recorded=tuple(sorted((root / "docs" / "_evidence").glob("*.json"))),
-            service=root / "checker" / "service" / "locale",
         )
         return dataclasses.replace(options, **changes)  # type: ignore[arg-type]
 
@@ -156,7 +151,7 @@ def check(options: I18nOptions) -> I18nResult:
     templates = _templates(options, findings)
     glossary = _glossary(options, findings)
     ctx = _Context(options, sources, templates, glossary, findings)
-    extraction = _generated(options, claims, findings)
+    extractions = [(c, _extracted(c, options, claims, findings)) for c in options.generated]
     for lang in options.langs:
         catalog_dir = options.locales / lang / "LC_MESSAGES"
         found = {
@@ -171,10 +166,9 @@ def check(options: I18nOptions) -> I18nResult:
                 ctx.findings.append(
                     _internal(ctx.relative(path), lang, page, f"{type(exc).__name__}: {exc}")
                 )
-        if extraction is not None and options.generated is not None:
-            _check_generated(ctx, lang, options.generated, extraction)
-        if options.service is not None:
-            _check_service(ctx, lang, options.service)
+        for catalog, extraction in extractions:
+            if extraction is not None and extraction.messages:
+                _check_generated(ctx, lang, catalog, extraction)
     ctx.findings += consistency.check(ctx.translated)
     origin = templates.origin or templates.problem or "none (out-of-date check skipped)"
     return I18nResult(
@@ -221,65 +215,36 @@ def _templates(options: I18nOptions, findings: list[TranslationFinding]) -> Temp
     return templates
 
 
-def _generated(
-    options: I18nOptions, claims: dict[str, Claim], findings: list[TranslationFinding]
+def _extracted(
+    catalog: generated.GeneratedCatalog,
+    options: I18nOptions,
+    claims: dict[str, Claim],
+    findings: list[TranslationFinding],
 ) -> generated.Extraction | None:
-    if options.generated is None:
-        return None
     root = options.root or Path.cwd()
     try:
-        extraction = generated.extract(claims.values(), root, options.recorded)
+        extraction = catalog.extract(tuple(claims.values()), root, options.recorded)
     except Exception as exc:  # a claim module that cannot be read must not stop the gate
-        path = relative(options.generated, options.root)
-        findings.append(_internal(path, "", generated.PAGE, f"{type(exc).__name__}: {exc}"))
+        path = relative(catalog.locale_dir, options.root)
+        findings.append(_internal(path, "", catalog.page, f"{type(exc).__name__}: {exc}"))
         return None
-    findings += generated.problem_findings(extraction)
+    findings += generated.problem_findings(extraction, catalog.page)
     return extraction
 
 
 def _check_generated(
-    ctx: _Context, lang: Lang, locale_dir: Path, extraction: generated.Extraction
+    ctx: _Context,
+    lang: Lang,
+    catalog: generated.GeneratedCatalog,
+    extraction: generated.Extraction,
 ) -> None:
-    path = catalog_path(lang, locale_dir)
+    path = catalog.path(lang)
     found, coverage = generated.check_catalog(
-        path, ctx.relative(path), lang, extraction.messages, ctx.glossary
+        path, ctx.relative(path), lang, extraction.messages, ctx.glossary, page=catalog.page
     )
     ctx.findings += found
     ctx.coverage.append(coverage)
     ctx.catalogs += coverage.has_catalog
-    theme = catalog_path(lang, locale_dir, THEME_DOMAIN)
-    labels = generated.theme_messages()
-    if labels:
-        found, coverage = generated.check_catalog(
-            theme, ctx.relative(theme), lang, labels, ctx.glossary, page=generated.THEME_PAGE
-        )
-        ctx.findings += found
-        ctx.coverage.append(coverage)
-        ctx.catalogs += coverage.has_catalog
-
-
-def _check_service(ctx: _Context, lang: Lang, locale_dir: Path) -> None:
-    """The service's pages (their templates' messages) as the page ``(service pages)``."""
-    from checker.service import ui
-
-    messages = tuple(
-        dict.fromkeys(
-            generated.GeneratedMessage(msgid, context, (f"templates:{line}",), "service page")
-            for line, msgid, context in ui.messages()
-        )
-    )
-    unique = tuple({m.key: m for m in messages}.values())
-    path = locale_dir / lang / "LC_MESSAGES" / f"{ui.DOMAIN}.po"
-    found, coverage = generated.check_catalog(
-        path, ctx.relative(path), lang, unique, ctx.glossary, page=SERVICE_PAGE
-    )
-    ctx.findings += found
-    ctx.coverage.append(coverage)
-    ctx.catalogs += coverage.has_catalog
-
-
-#: The page name of the service's catalogs in findings and coverage.
-SERVICE_PAGE = "(service pages)"
 
 
 def _glossary(options: I18nOptions, findings: list[TranslationFinding]) -> Glossary | None:

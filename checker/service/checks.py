@@ -154,7 +154,6 @@ def check_translation(
         config.root,
         locales=locales,
         langs=(job.lang,),
-        generated=None,
         # Judged against the catalogs' own English, whatever templates a local build left in
         # _build/gettext (they may be stale, and a pasted message is not a whole catalog):
         # the same submission gets the same findings on every server.

@@ -9,12 +9,14 @@ requests in different languages never share a ``gettext``."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from gettext import NullTranslations
 from pathlib import Path
 
 import jinja2
 
+from checker.claim import Claim
+from checker.i18n.generated import Extraction, GeneratedCatalog, GeneratedMessage
 from checker.text.languages import LANGS
 
 #: The gettext domain of the service's pages.
@@ -64,6 +66,26 @@ def choose(query: str | None, cookie: str | None, accept: str | None) -> str:
         if code in LANGS:
             return code
     return "en"
+
+
+#: How the service's catalogs are named in the translation gate's findings and coverage.
+SERVICE_PAGE = "(service pages)"
+
+
+def generated_catalog(locale_dir: Path = LOCALE_DIR) -> GeneratedCatalog:
+    """The service's pages as a catalog of generated text, for the translation gate."""
+    return GeneratedCatalog(SERVICE_PAGE, DOMAIN, locale_dir, _extraction)
+
+
+def _extraction(
+    claims: Sequence[Claim] = (), root: Path = Path(), recorded: tuple[Path, ...] = ()
+) -> Extraction:
+    """The templates' messages, each once."""
+    messages_ = (
+        GeneratedMessage(msgid, context, (f"templates:{line}",), "service page")
+        for line, msgid, context in messages()
+    )
+    return Extraction(tuple({m.key: m for m in messages_}.values()))
 
 
 def messages() -> Iterator[tuple[int, str, str | None]]:

@@ -3,14 +3,15 @@
 The English is the ``msgid``; the translations live in
 ``checker/sphinx/locale/<lang>/LC_MESSAGES/checker.po`` and are compiled in memory
 (:mod:`checker.text.mo`, as Sphinx compiles page catalogs) the first time a build needs them,
-so no stale ``.mo`` file is ever read. :mod:`checker.i18n.generated` extracts the messages and
-checks the catalogs:
+so no stale ``.mo`` file is ever read. :mod:`checker.sphinx.generated_text` lists the messages
+and the translation gate checks the catalogs:
 
 - labels (badges, headings, units), with their key in :mod:`checker.sphinx.ui_text` as
   ``msgctxt``;
 - the decision rule of every probe and the reasons a device was not run, without context.
-  A rule built by an f-string is one message whose fields are ``{placeholders}``: the text a
-  probe returned is matched against it, and the translation gets the same values.
+  A rule built by an f-string is one message whose fields are ``{placeholders}``
+  (:mod:`checker.text.fields`): the text a probe returned is matched against it, and the
+  translation gets the same values.
 
 A message that is missing, untranslated or fuzzy shows its English; the translation gate
 reports it, the build never breaks on it.
@@ -25,14 +26,15 @@ from gettext import GNUTranslations
 from pathlib import Path
 
 from checker.text import mo
+from checker.text.fields import fill, template_pattern
 from checker.text.po import read_catalog
 
 #: The gettext domain of the extension.
 DOMAIN = "checker"
+#: The domain of the HTML theme's labels, translated beside the extension's.
+THEME_DOMAIN = "sphinx"
 #: ``<lang>/LC_MESSAGES/checker.po`` under this folder.
 LOCALE_DIR = Path(__file__).with_name("locale")
-#: A field of an f-string message: ``{SIDE}``, ``{name}``, ``{x.shape}``.
-FIELD = re.compile(r"\{([^{}\s][^{}]*)\}")
 
 
 def catalog_path(lang: str, locale_dir: Path | None = None, domain: str = DOMAIN) -> Path:
@@ -79,32 +81,8 @@ def translate_text(lang: str, english: str) -> str:
         match = template.pattern.fullmatch(english)
         if match is not None:
             values = {field: match[group] for field, group in template.groups.items()}
-            return _fill(template.translation, values)
+            return fill(template.translation, values)
     return english
-
-
-def _fill(translation: str, values: dict[str, str]) -> str:
-    return FIELD.sub(lambda m: values.get(m[1], m[0]), translation)
-
-
-def template_pattern(msgid: str) -> tuple[re.Pattern[str], dict[str, str]] | None:
-    """The pattern of the texts a message with fields produces; ``None`` without fields."""
-    if not FIELD.search(msgid):
-        return None
-    groups: dict[str, str] = {}
-    parts: list[str] = []
-    last = 0
-    for match in FIELD.finditer(msgid):
-        parts.append(re.escape(msgid[last : match.start()]))
-        field = match[1]
-        if field in groups:
-            parts.append(f"(?P={groups[field]})")
-        else:
-            groups[field] = f"f{len(groups)}"
-            parts.append(f"(?P<{groups[field]}>.*?)")  # a conditional field may be empty
-        last = match.end()
-    parts.append(re.escape(msgid[last:]))
-    return re.compile("".join(parts), re.DOTALL), groups
 
 
 _PATHS: dict[tuple[Path, str], Path] = {}

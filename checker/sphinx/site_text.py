@@ -20,11 +20,9 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ConfigError
 
-from checker.sphinx.messages import catalog_path
+from checker.sphinx.messages import THEME_DOMAIN, catalog_path
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 
-#: The gettext domain of Sphinx and of its themes.
-THEME_DOMAIN = "sphinx"
 #: Configuration values a language may set in ``checker_site_text``.
 SITE_TEXT_KEYS = ("project", "html_title", "html_short_title", "copyright")
 
