@@ -51,8 +51,10 @@ nox.needs_version = ">=2025.02.09"
 PROJECT = nox.project.load_toml(ROOT / "pyproject.toml")["project"]
 BUILD = ROOT / "_build"
 SUMMARY = BUILD / "summary"
-LANGS = ("en", "ja", "ko")
-TRANSLATED = LANGS[1:]
+#: The languages translated from English: those with catalogs under locales/ (the list the
+#: checker keeps in checker.text.languages; a test keeps the two equal).
+TRANSLATED = tuple(sorted(p.parent.name for p in (ROOT / "locales").glob("*/LC_MESSAGES")))
+LANGS = ("en", *TRANSLATED)
 #: The releases ``versions`` measures with: the oldest supported (torch>=2.4), to the newest.
 TORCH_RELEASES = ("2.4.1", "2.5.1", "2.8.0", "2.11.0", "2.13.0")
 #: Gettext domains besides the pages': the extension's generated text (labels, decision rules)

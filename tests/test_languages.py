@@ -14,6 +14,7 @@ import pytest
 import checker.typing
 from checker.text.languages import LANGS, LANGUAGES, SOURCE, TRANSLATED, detect, language
 from checker.text.languages.base import NEVER, Language
+from tests.helpers import ROOT
 
 HINTS = typing.get_type_hints(Language)
 CHARACTER_FIELDS = (
@@ -50,6 +51,12 @@ def test_the_registry_lists_three_languages_english_first() -> None:
     assert [language(code) for code in LANGS] == list(LANGUAGES)
 
 
+def test_the_translated_languages_are_those_with_catalogs() -> None:
+    # noxfile.py, which runs without the project installed, reads them from locales/
+    with_catalogs = sorted(p.parent.name for p in (ROOT / "locales").glob("*/LC_MESSAGES"))
+    assert tuple(with_catalogs) == TRANSLATED
+
+
 def test_the_type_checkers_literal_names_the_registry() -> None:
     assert typing.get_args(checker.typing.Lang) == LANGS
     assert checker.typing.LANGS == LANGS
@@ -63,7 +70,7 @@ def test_an_unknown_code_is_refused_with_the_known_ones() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES, ids=LANGS)
 def test_every_language_fills_every_field(lang: Language) -> None:
     fields = dataclasses.fields(Language)
-    assert len(fields) == 34
+    assert len(fields) == 36
     for field in fields:
         assert _conforms(getattr(lang, field.name), HINTS[field.name]), field.name
     for name in CHARACTER_FIELDS:  # the inside of a character class, or nothing

@@ -6,9 +6,10 @@ from babel.numbers import format_decimal
 
 from checker.evidence import Evidence, Outcome, Value
 from checker.sphinx.ui_text import text
+from checker.text.languages import LANGUAGES
 from checker.verdict import Verdict
 
-_BABEL_LOCALES = {"en": "en_US", "ja": "ja_JP", "ko": "ko_KR"}
+_BABEL_LOCALES: dict[str, str] = {language.code: language.locale for language in LANGUAGES}
 
 
 def number(value: float, lang: str, digits: int | None = None) -> str:

@@ -25,10 +25,10 @@ from checker.i18n.glossary import GlossaryError, Term, load_glossary
 from checker.sphinx.results import results_for
 from checker.sphinx.tables import Cell, table
 from checker.sphinx.warnings_ import CheckerWarnings, warn
-from checker.text.languages import TRANSLATED
+from checker.text.languages import LANGUAGES, TRANSLATED
 
 #: Column headers: each language's name in that language, so nothing needs translating.
-HEADERS = ("English", "日本語", "한국어")
+HEADERS = tuple(language.name for language in LANGUAGES)
 
 
 def setup_glossary(app: Sphinx) -> None:

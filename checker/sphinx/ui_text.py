@@ -9,6 +9,7 @@ gate as the pages (see :mod:`checker.sphinx.messages`).
 from __future__ import annotations
 
 from checker.sphinx.messages import gettext
+from checker.text.languages import LANGUAGES
 
 #: The English of every generated label; ``{fields}`` are filled in when shown.
 LABELS: dict[str, str] = {
@@ -61,7 +62,7 @@ LABELS: dict[str, str] = {
 }
 
 #: How each language names itself in the language switcher.
-LANGUAGE_NAMES = {"en": "English", "ja": "日本語", "ko": "한국어"}
+LANGUAGE_NAMES: dict[str, str] = {language.code: language.name for language in LANGUAGES}
 
 
 def text(lang: str, key: str, **values: object) -> str:

@@ -38,6 +38,11 @@ class Language:
 
     #: Its code, as the docs' folders and catalogs name it: ``"ja"``.
     code: Lang
+    #: Its name in itself, as the language switcher and the glossary's table show it:
+    #: ``"日本語"``.
+    name: str
+    #: The locale whose conventions format its numbers (Babel's): ``"ja_JP"``.
+    locale: str
     #: Letters only this language writes, the evidence :func:`~checker.text.languages.detect`
     #: counts: Japanese kana ``"\u3040-\u30ff"``, Korean Hangul. ``""`` for English, whose
     #: Latin letters every language quotes (names of APIs), and for a language all of whose

@@ -30,6 +30,8 @@ _ORDER_GAP = r"\s+(?:[^\s,;:]+\s+){0,3}[^\s,;:]*$"
 
 ENGLISH = Language(
     code="en",
+    name="English",
+    locale="en_US",
     letters="",
     shared_letters="",
     spaced_word_letters="A-Za-z",

@@ -13,6 +13,8 @@ from checker.text.languages.base import NEVER, Language
 
 JAPANESE = Language(
     code="ja",
+    name="日本語",
+    locale="ja_JP",
     letters="\u3040-\u30ff",  # hiragana and katakana
     shared_letters="\u4e00-\u9fff",  # Han, which Chinese writes too
     spaced_word_letters="",

@@ -14,6 +14,8 @@ from checker.text.languages.base import NEVER, Language
 
 KOREAN = Language(
     code="ko",
+    name="한국어",
+    locale="ko_KR",
     letters="\uac00-\ud7af\u1100-\u11ff\u3130-\u318f",  # syllables and jamo
     shared_letters="",
     spaced_word_letters="\uac00-\ud7a3",
