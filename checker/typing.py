@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 if TYPE_CHECKING:
     from checker.evidence import Observation
-    from checker.verdict import Verdict
 
 #: A device a probe can run on. ``"cpu"`` is always present; ``"cuda"`` when torch sees a GPU.
 Device = Literal["cpu", "cuda"]
@@ -33,6 +32,3 @@ LANGS: tuple[Lang, ...] = get_args(Lang)
 #: The signature of a :term:`probe`: it runs one experiment on one device and reports
 #: what it measured. It imports torch itself and never prints.
 Probe = Callable[[Device], "Observation"]
-
-#: The signature of a renderer: it turns verdicts into text for one output format.
-Renderer = Callable[[list["Verdict"]], str]
