@@ -59,6 +59,6 @@ checker_site_text = {
 html_baseurl = os.environ.get("DOCS_BASE_URL", "")
 
 # -- the checker (claims, measured values, figures, languages) ------------------------
-from checker.text.languages import LANGS  # noqa: E402  (beside this file: on the path above)
+from checker.text.languages import LANGS  # noqa: E402  (the installed project: nox -s shared)
 
 checker_languages = list(LANGS)
