@@ -61,7 +61,8 @@ def _default_dtype_rule(device: Device, explicit: bool) -> Observation:
 
 DEFAULT_DTYPE_PER_DEVICE = Claim(
     id="amp/default-dtype-per-device",
-    statement="Without a dtype argument, torch.autocast uses bfloat16 on CPU and float16 on CUDA.",
+    statement="Without a dtype argument, torch.autocast uses bfloat16 on the CPU and float16 "
+    "on CUDA.",
     expect=Expect.HOLDS,
     probe=probe_default_dtype,
     control=Control(
@@ -308,7 +309,7 @@ def _cuda_autocast_rule(requested: bool) -> Observation:
 
 CUDA_AUTOCAST_NEEDS_CUDA = Claim(
     id="amp/cuda-autocast-needs-cuda",
-    statement="torch.autocast('cuda') is active only where CUDA is available; without CUDA "
+    statement='torch.autocast("cuda") is active only where CUDA is available. Without CUDA, '
     "it warns and disables itself.",
     expect=Expect.HOLDS,
     probe=probe_cuda_autocast_needs_cuda,

@@ -80,8 +80,8 @@ def _deprecated_rule(current: bool) -> Observation:
 
 TORCH_CUDA_AMP_DEPRECATED = Claim(
     id="amp/torch-cuda-amp-deprecated",
-    statement="torch.cuda.amp.autocast, GradScaler, custom_fwd and custom_bwd are "
-    "deprecated: each emits a FutureWarning naming its torch.amp replacement.",
+    statement="torch.cuda.amp.autocast, GradScaler, custom_fwd and custom_bwd are deprecated: "
+    "each emits a FutureWarning that names its torch.amp replacement.",
     expect=Expect.HOLDS,
     probe=probe_torch_cuda_amp_deprecated,
     control=Control(

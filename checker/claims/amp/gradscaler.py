@@ -107,8 +107,7 @@ def _scale_rule(device: Device, enabled: bool) -> Observation:
 
 GRADSCALER_SCALE_MULTIPLIES_LOSS = Claim(
     id="amp/gradscaler-scale-multiplies-loss",
-    statement="GradScaler.scale(loss) multiplies the loss by the current scale, 65536 for "
-    "a new scaler.",
+    statement="GradScaler.scale(loss) multiplies the loss by the current scale.",
     expect=Expect.HOLDS,
     probe=probe_scale_multiplies_loss,
     control=Control(
@@ -153,8 +152,8 @@ def _unscale_rule(device: Device, unscale: bool) -> Observation:
 
 UNSCALE_RESTORES_GRADIENTS = Claim(
     id="amp/unscale-restores-gradients",
-    statement="After backward of a scaled loss the gradients are multiplied by the scale; "
-    "unscale_ divides them back to the unscaled values.",
+    statement="After backward of a scaled loss, the gradients are multiplied by the scale; "
+    "unscale_ divides them back to their unscaled values.",
     expect=Expect.HOLDS,
     probe=probe_unscale_restores,
     control=Control(
@@ -263,7 +262,7 @@ def _skip_rule(device: Device, enabled: bool) -> Observation:
 GRADSCALER_SKIPS_NONFINITE_STEPS = Claim(
     id="amp/gradscaler-skips-nonfinite-steps",
     statement="When gradients contain inf or NaN, scaler.step skips the optimizer step and "
-    "update halves the scale; after growth_interval clean steps update doubles it.",
+    "scaler.update halves the scale; after growth_interval clean steps, update doubles it.",
     expect=Expect.HOLDS,
     probe=probe_skips_nonfinite_steps,
     control=Control(
@@ -317,9 +316,9 @@ def _lives_rule(device: Device, keep_first: bool) -> Observation:
 
 GRADSCALER_LIVES_ACROSS_ITERATIONS = Claim(
     id="amp/gradscaler-lives-across-iterations",
-    statement="A GradScaler must be created once: one created anew in every iteration "
-    "starts from the initial scale each time, and a gradient that overflows at that scale "
-    "then skips every step.",
+    statement="A GradScaler must be created once, before the training loop. One created anew "
+    "in every iteration starts from the initial scale each time, and a gradient that "
+    "overflows at that scale then skips every step.",
     expect=Expect.HOLDS,
     probe=probe_scaler_lives_across_iterations,
     control=Control(
@@ -450,7 +449,7 @@ def _cuda_scaler_rule(requested: bool) -> Observation:
 CUDA_GRADSCALER_NEEDS_CUDA = Claim(
     id="amp/cuda-gradscaler-needs-cuda",
     statement="GradScaler() defaults to CUDA, and a CUDA GradScaler is enabled only where "
-    "CUDA is available; without CUDA it warns and does nothing.",
+    "CUDA is available. Without CUDA, it warns and does nothing.",
     expect=Expect.HOLDS,
     probe=probe_cuda_scaler_needs_cuda,
     control=Control(

@@ -69,8 +69,8 @@ def _function_block_rule(source: str) -> Observation:
 
 ARTICLE_UNINDENTED_FUNCTION_BLOCK = Claim(
     id="amp/article-unindented-function-block",
-    statement="A function block whose indentation was lost does not compile: Python "
-    "raises IndentationError at the first statement after the def.",
+    statement="A function block whose indentation was lost does not compile: Python raises an "
+    "IndentationError at the first statement after the def.",
     expect=Expect.HOLDS,
     probe=probe_unindented_function,
     control=Control(
@@ -130,7 +130,7 @@ def _class_block_rule(source: str) -> Observation:
 
 ARTICLE_UNINDENTED_CLASS_BLOCK = Claim(
     id="amp/article-unindented-class-block",
-    statement="A class block whose indentation was lost does not compile: Python raises "
+    statement="A class block whose indentation was lost does not compile: Python raises an "
     "IndentationError at the first statement after the class line.",
     expect=Expect.HOLDS,
     probe=probe_unindented_class,
@@ -188,7 +188,7 @@ def _block_a_rule(as_article: bool) -> Observation:
 ARTICLE_BLOCK_A_RESTORED = Claim(
     id="amp/article-block-a-restored",
     statement="With its indentation restored, the article's first example computes relu in "
-    "float32, not float16, and then fails with TypeError at its custom_bwd call.",
+    "float32, not float16, and then fails with a TypeError at its custom_bwd call.",
     expect=Expect.HOLDS,
     probe=probe_block_a_restored,
     control=Control(

@@ -135,7 +135,7 @@ def _float16_range_rule(device: Device, dtype: Any) -> Observation:
 
 FLOAT16_RANGE = Claim(
     id="amp/float16-range",
-    statement="float16 cannot hold 1e-8 (it becomes 0) nor 70000 (it becomes inf).",
+    statement="float16 can hold neither 1e-8 (it becomes 0) nor 70000 (it becomes inf).",
     expect=Expect.HOLDS,
     probe=probe_float16_range,
     control=Control(
@@ -191,8 +191,8 @@ def _bfloat16_range_rule(device: Device, dtype: Any) -> Observation:
 
 BFLOAT16_RANGE = Claim(
     id="amp/bfloat16-range",
-    statement="bfloat16 has float32's range (1e-8 stays non-zero) but fewer digits "
-    "(257 becomes 256).",
+    statement="bfloat16 has the range of float32 (1e-8 stays non-zero) but fewer digits (257 "
+    "becomes 256).",
     expect=Expect.HOLDS,
     probe=probe_bfloat16_range,
     control=Control(
@@ -275,8 +275,8 @@ def _underflow_rule(device: Device, narrow: Any) -> Observation:
 
 FLOAT16_GRADIENTS_UNDERFLOW = Claim(
     id="amp/float16-gradients-underflow",
-    statement="Small gradients that pass through float16 become exactly zero, while "
-    "bfloat16 keeps every gradient float32 keeps in float32's normal range.",
+    statement="Small gradients that pass through float16 become exactly zero, while bfloat16 "
+    "keeps every gradient that float32 keeps in its normal range.",
     expect=Expect.HOLDS,
     probe=probe_gradient_underflow,
     measures=(

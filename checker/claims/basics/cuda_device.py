@@ -33,7 +33,7 @@ def _rounding_rule(device: Device, floats: int) -> Observation:
 
 CUDA_ALLOCATIONS_ROUNDED_TO_512_BYTES = Claim(
     id="basics/cuda-allocations-rounded-to-512-bytes",
-    statement="On CUDA the caching allocator rounds a small tensor's allocation up to 512 bytes.",
+    statement="On CUDA, the caching allocator rounds a small tensor's allocation up to 512 bytes.",
     expect=Expect.HOLDS,
     probe=probe_cuda_rounds_small_allocations,
     control=Control(

@@ -38,7 +38,8 @@ def _element_size_rule(device: Device, dtype: Any) -> Observation:
 
 FLOAT32_ELEMENT_IS_4_BYTES = Claim(
     id="basics/float32-element-is-4-bytes",
-    statement="A float32 tensor takes 4 bytes per element: nbytes is 4 × numel().",
+    statement="A float32 tensor takes 4 bytes per element, so its nbytes is four times its "
+    "numel().",
     expect=Expect.HOLDS,
     probe=probe_float32_element_size,
     control=Control(
@@ -85,7 +86,8 @@ def _slice_rule(device: Device, copy: bool) -> Observation:
 
 SLICE_SHARES_STORAGE = Claim(
     id="basics/slice-shares-storage",
-    statement="A basic slice is a view: it shares its base tensor's storage.",
+    statement="A basic slice such as x[:10] is a view: it shares the storage of the tensor it "
+    "was taken from.",
     expect=Expect.HOLDS,
     probe=probe_slice_shares_storage,
     control=Control(

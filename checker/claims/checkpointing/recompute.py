@@ -43,7 +43,7 @@ def _whole_rule(device: Device, early_stop: bool) -> Observation:
 
 MYTH_RECOMPUTES_WHOLE_FORWARD = Claim(
     id="checkpointing/myth-recomputes-whole-forward",
-    statement="During backward, checkpoint runs the whole checkpointed forward again.",
+    statement="During backward, checkpoint runs the whole checkpointed forward pass again.",
     expect=Expect.FAILS,
     probe=probe_whole_forward_recomputed,
     devices=("cpu",),

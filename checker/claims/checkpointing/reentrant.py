@@ -64,8 +64,8 @@ def _omitted_rule(device: Device, explicit: bool) -> Observation:
 
 USE_REENTRANT_OMITTED_WARNS = Claim(
     id="checkpointing/use-reentrant-omitted-warns",
-    statement="Called without use_reentrant, checkpoint and checkpoint_sequential warn "
-    "that it should be passed explicitly, and run the reentrant variant.",
+    statement="Without use_reentrant, checkpoint and checkpoint_sequential warn that it "
+    "should be passed explicitly, and use the reentrant implementation.",
     expect=Expect.HOLDS,
     probe=probe_use_reentrant_omitted,
     devices=("cpu",),
@@ -135,9 +135,8 @@ def _input_without_grad_rule(device: Device, reentrant: bool) -> Observation:
 
 REENTRANT_INPUT_WITHOUT_GRAD = Claim(
     id="checkpointing/reentrant-input-without-grad",
-    statement="With use_reentrant=True, a checkpointed block whose inputs do not require "
-    "grad returns an output that does not require grad, and its parameters get no "
-    "gradient.",
+    statement="With use_reentrant=True, a checkpointed block whose inputs do not require a "
+    "gradient returns an output that does not require one, and its parameters get no gradient.",
     expect=Expect.HOLDS,
     probe=probe_reentrant_input_without_grad,
     measures=(

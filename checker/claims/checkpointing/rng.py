@@ -58,7 +58,7 @@ def _rng_rule(device: Device, preserve: bool) -> Observation:
 
 RNG_STATE_RESTORED_FOR_DROPOUT = Claim(
     id="checkpointing/rng-state-restored-for-dropout",
-    statement="With preserve_rng_state=True, the default, checkpoint recomputes the same "
+    statement="With preserve_rng_state=True, the default, the recomputation draws the same "
     "dropout mask, so the gradients equal those without checkpointing.",
     expect=Expect.HOLDS,
     probe=probe_rng_state_restored,

@@ -40,8 +40,8 @@ def _selective_rule(device: Device, variant: str) -> Observation:
 
 SELECTIVE_SAVES_LISTED_OPS = Claim(
     id="checkpointing/selective-saves-listed-ops",
-    statement="With create_selective_checkpoint_contexts and a list of operators, "
-    "checkpoint saves the outputs of the listed operators and recomputes only the others.",
+    statement="With create_selective_checkpoint_contexts and a list of operators, checkpoint "
+    "keeps the outputs of the listed operators and recomputes only the others.",
     expect=Expect.HOLDS,
     probe=probe_selective_saves_listed_ops,
     measures=(

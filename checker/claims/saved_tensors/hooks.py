@@ -63,8 +63,8 @@ def _pack_unpack_rule(device: Device, run_backward: bool) -> Observation:
 
 PACK_IN_FORWARD_UNPACK_IN_BACKWARD = Claim(
     id="saved-tensors/pack-in-forward-unpack-in-backward",
-    statement="A pack hook runs in forward for every tensor saved; the unpack hook runs "
-    "only in backward, once per packed tensor.",
+    statement="A pack hook runs during forward for every tensor saved. The unpack hook runs "
+    "only during backward, once for each packed tensor.",
     expect=Expect.HOLDS,
     probe=probe_pack_unpack_timing,
     control=Control(

@@ -84,9 +84,9 @@ def _packed_buffers(device: Device, ctx_attribute: bool) -> Observation:
 
 PACK_HOOKS_MISS_CTX_ATTRIBUTES = Claim(
     id="saved-tensors/pack-hooks-miss-ctx-attributes",
-    statement="Pack hooks see the masks, statistics and indices that dropout, batch norm "
-    "and max pooling keep for backward, but not a tensor a custom Function keeps as a "
-    "ctx attribute.",
+    statement="Pack hooks see the masks, statistics and indices that dropout, batch norm and "
+    "max pooling keep for backward, but not a tensor that a custom Function keeps as a ctx "
+    "attribute.",
     expect=Expect.HOLDS,
     probe=probe_hooks_miss_ctx_attributes,
     measures=(
@@ -134,7 +134,7 @@ def _held_equals_saved_rule(device: Device, variant: str) -> Observation:
 
 HELD_MEMORY_IS_THE_SAVED_ACTIVATIONS = Claim(
     id="saved-tensors/held-memory-is-the-saved-activations",
-    statement="After forward, the memory a model holds is the activations its operations "
+    statement="After forward, the memory the model holds is the activations its operations "
     "saved for backward, as counted by pack hooks.",
     expect=Expect.HOLDS,
     probe=probe_held_equals_saved_activations,
@@ -189,8 +189,8 @@ def _workspace_rule(device: Device, warm: bool) -> Observation:
 
 CUDA_FIRST_MATMUL_KEEPS_WORKSPACE = Claim(
     id="saved-tensors/cuda-first-matmul-keeps-workspace",
-    statement="On CUDA, the first matrix product leaves a cuBLAS workspace allocated beyond "
-    "its result; later products allocate only their result.",
+    statement="On CUDA, the first matrix product leaves more memory allocated than its "
+    "result: a cuBLAS workspace that stays allocated. Later products allocate only their result.",
     expect=Expect.HOLDS,
     probe=probe_cuda_workspace,
     control=Control(

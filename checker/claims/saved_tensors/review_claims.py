@@ -123,8 +123,8 @@ def _rand_backward_rule(device: Device, requires_grad: bool) -> Observation:
 
 MYTH_RAND_RESULT_BACKPROPAGATES = Claim(
     id="saved-tensors/myth-rand-result-backpropagates",
-    statement="A sum computed from torch.rand tensors can be backpropagated after the "
-    "inputs are deleted.",
+    statement="A sum computed from torch.rand tensors can be backpropagated after its inputs "
+    "are deleted.",
     expect=Expect.FAILS,
     probe=probe_rand_backward_after_del,
     control=Control(
@@ -243,8 +243,8 @@ def _pool_result_rule(fetch_inside: bool) -> Observation:
 
 MYTH_POOL_RESULT_SURVIVES_WITH = Claim(
     id="saved-tensors/myth-pool-result-survives-with",
-    statement="A result requested with apply_async inside `with Pool()` can still be "
-    "fetched after the block ends.",
+    statement="A result requested with apply_async inside with Pool() can still be fetched "
+    "after the block ends.",
     expect=Expect.FAILS,
     probe=probe_pool_result_after_with,
     control=Control(

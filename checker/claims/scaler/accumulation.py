@@ -57,9 +57,8 @@ def _accumulation_rule(device: Device, rescale: bool) -> Observation:
 
 ACCUMULATION_ONE_SCALE_PER_WINDOW = Claim(
     id="scaler/accumulation-one-scale-per-window",
-    statement="With gradient accumulation, the losses of one accumulation window are "
-    "scaled with the same scale and unscaled once, so step and update belong at the end "
-    "of the window.",
+    statement="With gradient accumulation, the losses of one window are scaled with the same "
+    "scale and unscaled once, so step and update belong at the end of the window.",
     expect=Expect.HOLDS,
     probe=probe_accumulation_one_scale,
     measures=("scaler-accumulation-equal", "scaler-accumulation-scale"),

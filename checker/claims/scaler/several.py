@@ -58,8 +58,8 @@ def _two_optimizers_rule(device: Device, update_between: bool) -> Observation:
 
 UPDATE_ONCE_AFTER_ALL_STEPS = Claim(
     id="scaler/update-once-after-all-steps",
-    statement="With several optimizers, one GradScaler serves them all: call scaler.step "
-    "for each, then scaler.update once; an update between the steps corrupts the later "
+    statement="With several optimizers, one GradScaler serves them all: call scaler.step for "
+    "each, then scaler.update once. An update between the steps corrupts the later "
     "optimizers' steps.",
     expect=Expect.HOLDS,
     probe=probe_update_once_after_all_steps,

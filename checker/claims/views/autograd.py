@@ -63,8 +63,8 @@ def _leaf_rule(device: Device, leaf: bool) -> Observation:
 
 LEAF_REQUIRING_GRAD_REFUSES_IN_PLACE = Claim(
     id="inplace/leaf-requiring-grad-refuses-in-place",
-    statement="An in-place operation on a leaf tensor that requires grad raises, except "
-    "inside torch.no_grad().",
+    statement="An in-place operation on a leaf tensor that requires grad raises an error, "
+    "except inside torch.no_grad().",
     expect=Expect.HOLDS,
     probe=probe_leaf_inplace,
     control=Control(
@@ -130,7 +130,7 @@ def _in_place_refusals(device: Device, leaf: bool) -> Observation:
 
 LEAF_REFUSED_ONLY_WHILE_RECORDING = Claim(
     id="inplace/leaf-refused-only-while-recording",
-    statement="A leaf that requires grad refuses in-place operations while autograd records "
+    statement="A leaf that requires grad refuses in-place operations while autograd records, "
     "even when nothing has saved it, and accepts them under torch.no_grad(); out= refuses "
     "inputs that require grad only in grad mode.",
     expect=Expect.HOLDS,
@@ -186,8 +186,8 @@ def _modified_rule(device: Device, saved: bool) -> Observation:
 
 MODIFYING_SAVED_TENSOR_BREAKS_BACKWARD = Claim(
     id="inplace/modifying-saved-tensor-breaks-backward",
-    statement="Modifying in place a tensor that autograd saved for backward raises its "
-    "version counter, and backward then raises a RuntimeError.",
+    statement="Modifying in place a tensor that autograd saved for backward increments its "
+    "version counter, and backward then raises an error.",
     expect=Expect.HOLDS,
     probe=probe_saved_tensor_modified,
     control=Control(
@@ -267,8 +267,8 @@ def _rewrites_rule(device: Device, in_place: bool) -> Observation:
 
 IN_PLACE_REWRITES_GRAD_FN = Claim(
     id="inplace/in-place-rewrites-grad-fn",
-    statement="An in-place operation on a tensor in the graph replaces its grad_fn with "
-    "the operation's own node and bumps its version counter.",
+    statement="An in-place operation on a tensor in the graph replaces its grad_fn with the "
+    "operation's own node and increments its version counter.",
     expect=Expect.HOLDS,
     probe=probe_inplace_rewrites_graph,
     control=Control(
@@ -319,7 +319,7 @@ def _out_autograd_rule(device: Device, requires_grad: bool) -> Observation:
 OUT_REFUSES_AUTOGRAD = Claim(
     id="inplace/out-refuses-autograd",
     statement="Functions called with out= do not support autograd: an input that requires "
-    "grad makes them raise.",
+    "grad makes them raise an error.",
     expect=Expect.HOLDS,
     probe=probe_out_refuses_autograd,
     control=Control(
@@ -421,8 +421,8 @@ def _caught_rule(device: Device, through_detach: bool) -> Observation:
 
 DETACH_IN_PLACE_IS_CAUGHT = Claim(
     id="inplace/detach-in-place-is-caught",
-    statement="An in-place change made through detach() bumps the shared version counter, "
-    "so backward reports it.",
+    statement="An in-place change made through detach() increments the shared version "
+    "counter, so backward reports it.",
     expect=Expect.HOLDS,
     probe=probe_detach_inplace_caught,
     control=Control(

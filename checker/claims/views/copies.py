@@ -157,7 +157,8 @@ def _own_storage_rule(x: Any, results: dict[str, Any]) -> Observation:
 
 ADVANCED_INDEXING_COPIES = Claim(
     id="views/advanced-indexing-copies",
-    statement="Indexing with a list or tensor of integers, or with a boolean mask, returns a copy.",
+    statement="Indexing with a list or a tensor of integers, or with a boolean mask, returns "
+    "a copy.",
     expect=Expect.HOLDS,
     probe=probe_advanced_indexing,
     control=Control(

@@ -50,8 +50,8 @@ def _numpy_rule(copying: bool) -> Observation:
 
 NUMPY_AND_FROM_NUMPY_SHARE_MEMORY = Claim(
     id="views/numpy-and-from-numpy-share-memory",
-    statement="Tensor.numpy() and torch.from_numpy() share memory with their source, so "
-    "writes show on both sides and no bytes are copied.",
+    statement="Tensor.numpy() and torch.from_numpy() share memory with their source: writes "
+    "show on both sides, and no bytes are copied.",
     expect=Expect.HOLDS,
     probe=probe_numpy_shares,
     control=Control(

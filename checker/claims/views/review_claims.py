@@ -120,8 +120,8 @@ def _without_gpu_rule(call: str) -> Observation:
 
 CUDA_STATISTICS_NEED_A_GPU = Claim(
     id="inplace/cuda-statistics-need-a-gpu",
-    statement="torch.cuda.synchronize() raises where no CUDA device is available, so code "
-    "that measures memory with torch.cuda functions cannot run on a CPU-only machine.",
+    statement="torch.cuda.synchronize() raises an error where no CUDA device is available, so "
+    "code that measures memory with torch.cuda functions cannot run on a machine without a GPU.",
     expect=Expect.HOLDS,
     probe=probe_cuda_calls_without_gpu,
     control=Control(
@@ -164,8 +164,8 @@ def _linear_grad_rule(device: Device, squared: bool) -> Observation:
 
 LINEAR_INPUT_GRAD_EQUALS_WEIGHT = Claim(
     id="views/linear-input-grad-equals-weight",
-    statement="For y = Linear(2, 1)(x) with a 1-D input, x.grad after y.backward() is the "
-    "layer's weight row, so its values depend only on the initialization.",
+    statement="For y = Linear(2, 1)(x) with a one-dimensional input, x.grad after "
+    "y.backward() is the layer's weight row, so its values depend only on the initialization.",
     expect=Expect.HOLDS,
     probe=probe_linear_input_grad,
     control=Control(

@@ -40,8 +40,8 @@ def _different_ids_rule(device: Device, copies: bool) -> Observation:
 
 SHARING_TENSORS_HAVE_DIFFERENT_IDS = Claim(
     id="views/sharing-tensors-have-different-ids",
-    statement="Tensors that share storage, such as a tensor and its detach() or view(), "
-    "are different Python objects with different id() values.",
+    statement="Tensors that share storage, such as a tensor and its detach() or view(), are "
+    "different Python objects: their id() values differ.",
     expect=Expect.HOLDS,
     probe=probe_sharing_different_ids,
     control=Control(
@@ -170,8 +170,8 @@ def _temporary_ids_rule(device: Device, kept_alive: bool) -> Observation:
 
 ID_OF_TEMPORARIES_CAN_REPEAT = Claim(
     id="views/id-of-temporaries-can-repeat",
-    statement="Two temporary tensors created one after the other can get the same id(), "
-    "so equal id() values do not prove that two expressions give the same tensor.",
+    statement="Two temporary tensors created one after the other can have the same id(), so "
+    "equal ids do not show that two expressions give the same tensor.",
     expect=Expect.HOLDS,
     probe=probe_temporary_ids,
     control=Control(

@@ -105,8 +105,8 @@ def _reshape_copy_rule(device: Device, transposed: bool) -> Observation:
 
 RESHAPE_COPIES_NON_CONTIGUOUS = Claim(
     id="views/reshape-copies-non-contiguous",
-    statement="reshape() of a tensor whose layout does not allow a view (such as a "
-    "transpose) returns a copy, and view() raises instead.",
+    statement="reshape() of a tensor whose layout does not allow a view, such as a transpose, "
+    "returns a copy; view() raises an error instead.",
     expect=Expect.HOLDS,
     probe=probe_reshape_non_contiguous,
     control=Control(

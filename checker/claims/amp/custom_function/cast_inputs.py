@@ -64,8 +64,8 @@ def _cast_inputs_rule(device: Device, cast: Any) -> Observation:
 CAST_INPUTS_FLOAT32_RUNS_IN_FLOAT32 = Claim(
     id="amp/cast-inputs-float32-runs-in-float32",
     statement="Inside an autocast region, custom_fwd(cast_inputs=torch.float32) casts a "
-    "Function's float16 and bfloat16 inputs to float32 and runs its forward and backward "
-    "with autocast disabled; outside autocast it changes nothing.",
+    "Function's float16 and bfloat16 inputs to float32 and runs its forward and backward with "
+    "autocast disabled; outside autocast, it changes nothing.",
     expect=Expect.HOLDS,
     probe=probe_cast_inputs_float32,
     control=Control(

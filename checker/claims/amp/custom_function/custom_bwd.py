@@ -54,7 +54,7 @@ def _reuses_state_rule(device: Device, autocast: bool) -> Observation:
 CUSTOM_BWD_REUSES_FORWARD_AUTOCAST_STATE = Claim(
     id="amp/custom-bwd-reuses-forward-autocast-state",
     statement="custom_bwd runs backward with the autocast state and dtype that forward ran "
-    "with, recorded by custom_fwd.",
+    "with, as recorded by custom_fwd.",
     expect=Expect.HOLDS,
     probe=probe_custom_bwd_reuses_state,
     control=Control(

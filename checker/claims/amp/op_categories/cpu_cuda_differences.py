@@ -60,7 +60,7 @@ def _reductions_float32_rule(device: Device, ops: tuple[str, ...]) -> Observatio
 REDUCTIONS_FLOAT32_ON_CUDA = Claim(
     id="amp/reductions-float32-on-cuda",
     statement="Under CUDA autocast, softmax, log_softmax, sum, exp and layer_norm return "
-    "float32 even for float16 or bfloat16 inputs.",
+    "float32, even for float16 or bfloat16 inputs.",
     expect=Expect.HOLDS,
     probe=probe_reductions_float32_on_cuda,
     control=Control(

@@ -44,8 +44,8 @@ def _float32_rule(device: Device, ops: tuple[str, ...]) -> Observation:
 
 LOSSES_RUN_IN_FLOAT32 = Claim(
     id="amp/losses-run-in-float32",
-    statement="Under autocast, losses such as mse_loss and cross_entropy, and prod, return "
-    "float32 even for float16 or bfloat16 inputs.",
+    statement="Under autocast, losses such as mse_loss and cross_entropy, and the product "
+    "reduction prod, return float32 even for float16 or bfloat16 inputs.",
     expect=Expect.HOLDS,
     probe=probe_float32_ops,
     control=Control(

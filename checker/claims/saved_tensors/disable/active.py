@@ -54,7 +54,7 @@ def _inside_hooks_rule(device: Device, hooks_active: bool) -> Observation:
 DISABLE_FAILS_INSIDE_ACTIVE_HOOKS = Claim(
     id="saved-tensors/disable-fails-inside-active-hooks",
     statement="Entering disable_saved_tensors_hooks while saved_tensors_hooks are active "
-    "raises RuntimeError with its error_message.",
+    "raises a RuntimeError with its error_message.",
     expect=Expect.HOLDS,
     probe=probe_disable_inside_active_hooks,
     control=Control(

@@ -64,8 +64,8 @@ def _func_grad_rule(device: Device, func: bool) -> Observation:
 
 FUNC_TRANSFORMS_FORBID_HOOKS = Claim(
     id="saved-tensors/func-transforms-forbid-hooks",
-    statement="torch.func.grad disables saved tensor hooks while it runs: it raises "
-    "inside saved_tensors_hooks, and so does registering hooks inside it.",
+    statement="torch.func.grad disables saved tensor hooks while it runs: it raises inside "
+    "saved_tensors_hooks, and installing hooks inside a function it transforms raises too.",
     expect=Expect.HOLDS,
     probe=probe_func_forbids_hooks,
     control=Control(

@@ -52,7 +52,7 @@ def _forbids_hooks_rule(device: Device, real: bool) -> Observation:
 DISABLE_FORBIDS_DEFAULT_HOOKS = Claim(
     id="saved-tensors/disable-forbids-default-hooks",
     statement="Inside disable_saved_tensors_hooks, entering saved_tensors_hooks or "
-    "save_on_cpu raises RuntimeError with the given error_message.",
+    "save_on_cpu raises a RuntimeError whose message is the given error_message.",
     expect=Expect.HOLDS,
     probe=probe_disable_forbids_default_hooks,
     control=Control(
@@ -104,8 +104,8 @@ def _forbids_checkpoint_rule(device: Device, real: bool) -> Observation:
 
 DISABLE_FORBIDS_NONREENTRANT_CHECKPOINT = Claim(
     id="saved-tensors/disable-forbids-nonreentrant-checkpoint",
-    statement="Inside disable_saved_tensors_hooks, checkpoint(use_reentrant=False) raises "
-    "the block's RuntimeError; checkpoint(use_reentrant=True) still runs.",
+    statement="Inside disable_saved_tensors_hooks, checkpoint(..., use_reentrant=False) "
+    "raises the block's RuntimeError, while checkpoint(..., use_reentrant=True) still runs.",
     expect=Expect.HOLDS,
     probe=probe_disable_forbids_checkpoint,
     control=Control(

@@ -49,7 +49,7 @@ def _nesting_rule(inner_real: bool) -> Observation:
 DISABLE_NESTS_AND_RESTORES = Claim(
     id="saved-tensors/disable-nests-and-restores",
     statement="Nested disable_saved_tensors_hooks blocks apply the innermost message and "
-    "restore the outer one on exit.",
+    "restore the outer one when the inner block ends.",
     expect=Expect.HOLDS,
     probe=probe_disable_nesting,
     control=Control(

@@ -105,7 +105,7 @@ def _context_rule(device: Device, real: bool) -> Observation:
 DISABLE_IS_A_CONTEXT_MANAGER = Claim(
     id="saved-tensors/disable-is-a-context-manager",
     statement="disable_saved_tensors_hooks(message) works as a context manager and as a "
-    "decorator; operations inside still record a graph.",
+    "decorator, and operations inside it still record a graph.",
     expect=Expect.HOLDS,
     probe=probe_disable_context_and_decorator,
     control=Control(

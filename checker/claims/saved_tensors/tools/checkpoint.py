@@ -120,8 +120,8 @@ def _recompute_rule(device: Device, variant: str) -> Observation:
 CHECKPOINT_RECOMPUTES_FORWARD = Claim(
     id="saved-tensors/checkpoint-recomputes-forward",
     statement="Activation checkpointing pays for its memory saving by running each "
-    "checkpointed forward again during backward, up to the last tensor backward needs "
-    "(early stop), or in full with early stop off.",
+    "checkpointed forward again during backward, up to the last tensor backward needs, or in "
+    "full when early stop is off.",
     expect=Expect.HOLDS,
     probe=probe_checkpoint_recomputes,
     devices=("cpu",),

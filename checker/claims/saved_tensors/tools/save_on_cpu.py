@@ -37,7 +37,7 @@ def _offload_rule(device: Device, variant: str) -> Observation:
 
 SAVE_ON_CPU_FREES_GPU_MEMORY = Claim(
     id="saved-tensors/save-on-cpu-frees-gpu-memory",
-    statement="save_on_cpu moves the tensors saved for backward to host memory: after "
+    statement="save_on_cpu moves the tensors saved for backward to host memory, so that after "
     "forward they no longer occupy the GPU.",
     expect=Expect.HOLDS,
     probe=probe_save_on_cpu_gpu,

@@ -60,7 +60,7 @@ def _copies_rule(device: Device, cloning_hooks: bool) -> Observation:
 
 MYTH_SAVING_COPIES_TENSORS = Claim(
     id="saved-tensors/myth-saving-copies-tensors",
-    statement="Saving a tensor for backward copies it, which costs memory and time.",
+    statement="Saving a tensor for backward makes a copy of it, which costs memory and time.",
     expect=Expect.FAILS,
     probe=probe_saving_copies,
     control=Control(

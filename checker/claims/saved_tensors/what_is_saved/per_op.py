@@ -235,9 +235,9 @@ def _needs_rule(device: Device, c_requires_grad: bool) -> Observation:
 
 SAVES_ONLY_WHAT_BACKWARD_NEEDS = Claim(
     id="saved-tensors/saves-only-what-backward-needs",
-    statement="An operation saves only what its backward formula needs: add saves no "
-    "tensor; mul and mm save the other operand of each input that requires "
-    "grad.",
+    statement="An operation saves only what its backward formula needs: an addition saves no "
+    "tensor, and a multiplication or a matrix product saves the other operand of each input "
+    "that requires grad.",
     expect=Expect.HOLDS,
     probe=probe_saves_what_backward_needs,
     control=Control(

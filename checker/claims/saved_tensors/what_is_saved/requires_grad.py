@@ -61,9 +61,9 @@ def _requires_grad_rule(device: Device, plain_requires_grad: bool) -> Observatio
 
 GRAPH_NEEDS_REQUIRES_GRAD = Claim(
     id="saved-tensors/graph-needs-requires-grad",
-    statement="Autograd records an operation only when one of its inputs requires grad; "
-    "otherwise nothing is saved and backward raises the same error with or "
-    "without disable_saved_tensors_hooks.",
+    statement="Autograd records an operation only when one of its inputs requires grad. "
+    "Otherwise the result has no grad_fn, nothing is saved, and calling backward() on it "
+    "raises the same error whether or not the code ran inside disable_saved_tensors_hooks.",
     expect=Expect.HOLDS,
     probe=probe_graph_needs_requires_grad,
     control=Control(

@@ -37,8 +37,8 @@ def _plain_copy_rule(device: Device, copy_first: bool) -> Observation:
 
 CLONE_DETACH_IS_A_PLAIN_COPY = Claim(
     id="views/clone-detach-is-a-plain-copy",
-    statement="clone().detach() is a copy outside the graph: its own storage, a leaf that "
-    "does not require grad.",
+    statement="clone().detach() is a copy outside the graph: it has its own storage, does not "
+    "require grad and is a leaf.",
     expect=Expect.HOLDS,
     probe=probe_clone_detach,
     control=Control(

@@ -44,8 +44,9 @@ def _clone_rule(device: Device, method: str) -> Observation:
 
 CLONE_COPIES_AND_STAYS_IN_GRAPH = Claim(
     id="views/clone-copies-and-stays-in-graph",
-    statement="clone() allocates a copy that shares no storage with the original, and it "
-    "stays in the autograd graph (grad_fn CloneBackward0, requires_grad kept).",
+    statement="clone() allocates a copy that shares no storage with the original, and the "
+    "copy stays in the autograd graph: its grad_fn is CloneBackward0, and it keeps "
+    "requires_grad.",
     expect=Expect.HOLDS,
     probe=probe_clone,
     control=Control(
@@ -153,7 +154,7 @@ def _clone_grad_rule(device: Device, leaf_copy: bool) -> Observation:
 CLONE_GRAD_IS_NONE_WITH_WARNING = Claim(
     id="views/clone-grad-is-none-with-warning",
     statement="A clone of a tensor that requires grad is not a leaf: its .grad stays None "
-    "after backward, and reading it emits a UserWarning, unless retain_grad() was called.",
+    "after backward and reading it emits a UserWarning, unless retain_grad() was called on it.",
     expect=Expect.HOLDS,
     probe=probe_clone_grad_none,
     control=Control(

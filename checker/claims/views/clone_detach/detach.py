@@ -251,9 +251,9 @@ def _saved_original_after_change(device: Device, change_detached: bool) -> Obser
 
 DETACH_METADATA_CHANGE_BREAKS_SAVED_BACKWARD = Claim(
     id="views/detach-metadata-change-breaks-saved-backward",
-    statement="Changing the shape or storage of a detach() result in place bumps the "
-    "version counter it shares with the original, so a backward that saved the "
-    "original then raises.",
+    statement="Changing the shape or storage of a detach() result in place bumps the version "
+    "counter it shares with the original, so a backward that saved the original then raises "
+    "an error.",
     expect=Expect.HOLDS,
     probe=probe_detach_change_breaks_saved_backward,
     measures=(
@@ -312,8 +312,8 @@ def _resize_rule(device: Device, requires_grad: bool) -> Observation:
 
 RESIZE_REFUSES_TENSORS_THAT_REQUIRE_GRAD = Claim(
     id="views/resize-refuses-tensors-that-require-grad",
-    statement="resize_() raises on any tensor that requires grad, a clone included; "
-    "other in-place metadata changes such as transpose_() are allowed.",
+    statement="resize_() raises an error on any tensor that requires grad, a clone included; "
+    "other in-place changes of shape such as transpose_() are allowed.",
     expect=Expect.HOLDS,
     probe=probe_resize_requires_grad,
     control=Control(

@@ -97,8 +97,8 @@ def _large_rounding_rule(device: Device, sides: tuple[int, int]) -> Observation:
 
 CUDA_LARGE_BLOCKS_ROUNDED_TO_2MIB = Claim(
     id="inplace/cuda-large-blocks-rounded-to-2mib",
-    statement="With the default settings, the CUDA caching allocator reserves large "
-    "tensors in segments rounded up to 2 MiB, and memory_allocated() counts the whole "
+    statement="With the default settings, the CUDA caching allocator gives large tensors "
+    "segments rounded up to a multiple of 2 MiB, and memory_allocated() counts the whole "
     "segment when at most 1 MiB of it is left over.",
     expect=Expect.HOLDS,
     probe=probe_cuda_large_rounding,
@@ -163,9 +163,9 @@ def _relu_382_rule(device: Device, side: int) -> Observation:
 
 ARTICLE_RELU_SHOWS_382_MIB = Claim(
     id="inplace/article-relu-shows-382-mib",
-    statement="On CUDA with the default allocator settings, the out-of-place ReLU of a "
-    "10000 x 10000 float32 tensor raises memory_allocated() by 382.0 MiB, although the "
-    "output takes 381.47 MiB; the in-place ReLU raises it by 0.",
+    statement="On CUDA with the default allocator settings, the out-of-place ReLU of a 10000 "
+    "× 10000 float32 tensor raises memory_allocated() by 382.0 MiB, although its output takes "
+    "381.47 MiB; the in-place ReLU raises it by 0.",
     expect=Expect.HOLDS,
     probe=probe_cuda_relu_382,
     control=Control(

@@ -106,8 +106,8 @@ def _augmented_rule(device: Device, augmented: bool) -> Observation:
 
 AUGMENTED_ASSIGNMENT_IS_IN_PLACE = Claim(
     id="inplace/augmented-assignment-is-in-place",
-    statement="y += x and y *= x on a tensor are in-place: y stays the same object with "
-    "the same storage.",
+    statement="y += x and y *= x on a tensor are in-place: y stays the same object, with the "
+    "same storage.",
     expect=Expect.HOLDS,
     probe=probe_augmented_assignment,
     control=Control(
@@ -162,8 +162,8 @@ def _augmented_dtype_rule(device: Device, dtype: Any) -> Observation:
 
 AUGMENTED_ASSIGNMENT_KEEPS_DTYPE = Claim(
     id="inplace/augmented-assignment-keeps-dtype",
-    statement="An in-place operation cannot change the tensor's dtype: y += 1.5 on an "
-    "integer tensor raises, where y + 1.5 returns a float tensor.",
+    statement="An in-place operation cannot change a tensor's dtype: y += 1.5 on an integer "
+    "tensor raises, where y + 1.5 returns a float tensor.",
     expect=Expect.HOLDS,
     probe=probe_augmented_dtype,
     control=Control(

@@ -161,7 +161,7 @@ def _slice_keeps_rule(device: Device, slice_assign: bool) -> Observation:
 
 SLICE_ASSIGNMENT_KEEPS_STORAGE = Claim(
     id="inplace/slice-assignment-keeps-storage",
-    statement="After y[:] = y + x, y is the same object with the same storage, holding the sum.",
+    statement="After y[:] = y + x, y is the same object with the same storage, and holds the sum.",
     expect=Expect.HOLDS,
     probe=probe_slice_assignment_keeps,
     control=Control(
