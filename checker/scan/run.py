@@ -330,10 +330,22 @@ def _run_article(  # noqa: PLR0917
     )
     anywhere = frozenset(name for p in prepared for name in p.binds)
     earlier: dict[str, int] = {}
+    stopped: dict[str, tuple[int, int]] = {}
+    shown_raising: dict[str, tuple[int, str]] = {}
     found = []
     for item in prepared:
-        session = snippets.Session(dict(earlier), anywhere)
-        found.append(snippets.judge(item, outcomes.get(id(item)), context, session))
+        ran = outcomes.get(id(item))
+        session = snippets.Session(dict(earlier), anywhere, dict(stopped), dict(shown_raising))
+        judged = snippets.judge(item, ran, context, session)
+        found += judged
+        if ran and ran.error and item.program and judged[0].verdict is FindingVerdict.SUPPORTED:
+            error = f"{ran.error.type}: {ran.error.message}".strip().rstrip(":")
+            code = snippets.same_code(item.program.source, ran.error.line)
+            shown_raising[code] = (item.block.line, error)
         for name in item.binds:
             earlier.setdefault(name, item.block.line)
+            stopped.pop(name, None)
+        if ran is not None and ran.error is not None and item.program is not None:
+            stop = item.program.article_line(ran.error.line)
+            stopped |= {name: (item.block.line, stop) for name in item.binds - item.imports}
     return found, sum(o.seconds for o in outcomes.values())

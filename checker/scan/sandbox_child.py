@@ -350,13 +350,8 @@ def readable_paths() -> list[str]:
     return sorted(p for p in {*installation, *SYSTEM_DIRS} if p and os.path.isdir(p))
 
 
-def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:  # noqa: PLR0912
-    supplied = []
-    for name, line in program.get("customary", []):
-        if name not in namespace and not hasattr(builtins, name):
-            with contextlib.suppress(BaseException):
-                exec(compile(line, "<customary>", "exec"), namespace)
-                supplied.append(line)
+def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:
+    supplied = _supply(program.get("customary", []), namespace)
     offsets: list[list[int]] = []
     values: dict[str, str] = {}
     watch = {int(k): v for k, v in program.get("watch", {}).items()}
@@ -370,10 +365,13 @@ def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, An
     except SyntaxError as exc:
         report.update(offsets=offsets, error=_error(exc, exc.lineno))
         return report
-    for index, node in enumerate(tree.body):
+    resume = program.get("resume")
+    body, index = list(tree.body), 0
+    while index < len(body):
+        node = body[index]
         start = _position()
         try:
-            last = mode == "last" and node is tree.body[-1]  # a notebook cell's value
+            last = mode == "last" and node is body[-1]  # a notebook cell's value
             echo = mode == "single" or (last and isinstance(node, ast.Expr))
             if watch.get(index) == "expr" and isinstance(node, ast.Expr):
                 value = eval(compile(ast.Expression(node.value), FILENAME, "eval"), namespace)
@@ -393,13 +391,44 @@ def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, An
             if index in raises and isinstance(exc, Exception):
                 # the article shows this exception: it is the statement's output, as in doctest
                 print(f"Traceback (most recent call last):\n  ...\n{type(exc).__name__}: {exc}")
+            elif _resumes(resume, index, exc):
+                # a known, trivial fault: the repaired program goes on from this statement
+                report["repaired_error"] = _error(exc, _line_of(exc, node.lineno))
+                body, resume = _repaired(str(resume["source"])), None  # type: ignore[index]
+                continue
             else:  # the snippet's failure is the result
                 offsets.append([start, _position()])
                 report.update(offsets=offsets, error=_error(exc, _line_of(exc, node.lineno)))
                 return report
         offsets.append([start, _position()])
+        index += 1
     report["offsets"] = offsets
     return report
+
+
+def _supply(customary: list[list[str]], namespace: dict[str, Any]) -> list[str]:
+    """Import each customary name the snippet uses and nothing defined: the lines imported."""
+    supplied = []
+    for name, line in customary:
+        if name not in namespace and not hasattr(builtins, name):
+            with contextlib.suppress(BaseException):
+                exec(compile(line, "<customary>", "exec"), namespace)
+                supplied.append(line)
+    return supplied
+
+
+def _repaired(source: str) -> list[ast.stmt]:
+    """The statements of the repaired program, whose lines tracebacks now show."""
+    linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
+    return list(ast.parse(source, FILENAME).body)
+
+
+def _resumes(resume: dict[str, Any] | None, index: int, exc: BaseException) -> bool:
+    """Whether the repaired program goes on from statement ``index``: it raised the error
+    the repair is for (``resume``: ``statement``, ``source``, ``error`` pattern)."""
+    if resume is None or int(resume["statement"]) != index or not isinstance(exc, Exception):
+        return False
+    return re.search(str(resume["error"]), f"{type(exc).__name__}: {exc}") is not None
 
 
 def _repr(value: Any) -> str:

@@ -35,15 +35,15 @@ import re
 import signal
 from dataclasses import dataclass
 
-from checker.scan import compare, names
+from checker.scan import compare, names, outputs, repairs
 from checker.scan.document import Block
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.indent import repair
 from checker.scan.program import Expectation, Program, expectations, from_block
+from checker.scan.raising import RAISES, RUNS
 from checker.scan.readers.notebook import NOTEBOOK
 from checker.scan.sandbox import SandboxProgram, SnippetOutcome
 from checker.scan.typography import restore
-from checker.scan.values import same_value
 
 #: Code that uses a CUDA device (``torch.cuda.amp`` names a module, not a device).
 _CUDA = re.compile(
@@ -96,12 +96,17 @@ class Prepared:
     compile_error: tuple[int, str] | None = None
     #: Names the snippet binds.
     binds: frozenset[str] = frozenset()
+    #: Names it reads and does not bind, and of those it binds the ones it imports.
+    reads: frozenset[str] = frozenset()
+    imports: frozenset[str] = frozenset()
     customary: tuple[tuple[str, str], ...] = ()
     #: Only expressions (a list of method calls, as reference pages have), no statements.
     expressions_only: bool = False
     #: How the code that runs was repaired: "its indentation repaired", "its line numbers
     #: removed", "its typographic characters replaced" (``typography``).
     repair: str = "its indentation repaired"
+    #: The repair of a known, trivial fault the code raises for (``checker.scan.repairs``).
+    runtime: repairs.RuntimeRepair | None = None
 
     @property
     def repaired(self) -> bool:
@@ -113,8 +118,10 @@ class Prepared:
         raises = frozenset(
             e.last
             for e in self.expected
-            if e.source == "doctest" and compare.shown_exception(e.text) is not None
+            if (e.source == "doctest" and compare.shown_exception(e.text) is not None)
+            or e.source == RAISES
         )
+        runtime = self.runtime
         return SandboxProgram(
             self.program.source,
             self.program.mode,
@@ -122,6 +129,7 @@ class Prepared:
             self.customary,
             gpu=cuda_present and "cuda" in self.program.source,
             raises=raises,
+            resume=None if runtime is None else (runtime.statement, runtime.source, runtime.error),
         )
 
 
@@ -179,9 +187,12 @@ def prepare(code: Block, shown: Block | None) -> Prepared:
         published_line,
         None,
         frozenset(names.bound(tree)),
+        frozenset(names.used(tree) - names.bound(tree)),
+        frozenset(names.imported(tree)),
         names.customary_for(tree),
         bool(tree.body) and all(isinstance(n, ast.Expr) for n in tree.body),
         repaired_how,
+        repairs.plan(program.source, tree),
     )
 
 
@@ -193,12 +204,20 @@ class Session:
     earlier: dict[str, int]
     #: Names bound anywhere in the article.
     anywhere: frozenset[str]
+    #: Names (not modules) last bound by a snippet that then stopped on an error: ``(line of
+    #: that snippet, line of its error)``. What they hold is what a failure left.
+    stopped: dict[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
+    #: Code (:func:`same_code`, up to the line that raised) of earlier snippets that raised
+    #: as the article shows: the line of that snippet and the error (``Type: message``).
+    shown_raising: dict[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
 
 
 def judge(
     prepared: Prepared, outcome: SnippetOutcome | None, context: Context, session: Session
-) -> ScanFinding:
-    """The one finding of a prepared snippet, from how it ran (``None``: it did not run)."""
+) -> list[ScanFinding]:
+    """The findings of a prepared snippet, from how it ran (``None``: it did not run): one,
+    and for code that ran repaired, a second where what the repaired run shows contradicts
+    the article (the published code is ``broken`` either way)."""
     code = prepared.block
 
     def finding(verdict: FindingVerdict, line: int, evidence: str) -> ScanFinding:
@@ -210,31 +229,77 @@ def judge(
             verdict,
             prepared.quote,
             evidence,
-            repaired=prepared.repaired,
+            repaired=prepared.repaired or bool(outcome and outcome.repaired_error),
         )
 
     if prepared.compile_error is not None:
         line, description = prepared.compile_error
         if prepared.repaired:
-            return finding(
-                FindingVerdict.BROKEN,
-                line,
-                f"as published: {prepared.published}; with {prepared.repair} it still "
-                f"does not compile: {description}",
-            )
-        return finding(FindingVerdict.BROKEN, line, f"as published: {description}")
+            return [
+                finding(
+                    FindingVerdict.BROKEN,
+                    line,
+                    f"as published: {prepared.published}; with {prepared.repair} it still "
+                    f"does not compile: {description}",
+                )
+            ]
+        return [finding(FindingVerdict.BROKEN, line, f"as published: {description}")]
     assert prepared.program is not None and outcome is not None
     verdict, where, evidence = _verdict(prepared, outcome, context, session)
     if outcome.supplied:
         evidence += " (supplied the customary " + ", ".join(f"`{s}`" for s in outcome.supplied)
         evidence += ", which the article leaves out)"
-    if not prepared.repaired:
-        return finding(verdict, where or code.line, evidence)
-    return finding(
-        FindingVerdict.BROKEN,
-        prepared.published_line,
-        f"as published: {prepared.published}; with {prepared.repair}: {verdict.value}, {evidence}",
-    )
+    contradiction: tuple[int, str] | None = None
+    if verdict is FindingVerdict.CONTRADICTED and where is not None:
+        contradiction = (where, evidence)
+    if verdict is FindingVerdict.BROKEN and outcome.error is not None:
+        # what the statements before the one that raised show is compared all the same
+        early = outputs.differences(prepared.expected, outcome)
+        if early:
+            contradiction = (
+                early[0][0],
+                "; ".join(text for _, text in early) + f", before line {where} raised",
+            )
+    published = _published(prepared, outcome)
+    if published is None:
+        found = [finding(verdict, where or code.line, evidence)]
+        if contradiction is not None and verdict is FindingVerdict.BROKEN:
+            found.append(finding(FindingVerdict.CONTRADICTED, *contradiction))
+        return found
+    line, description, how = published
+    found = [
+        finding(
+            FindingVerdict.BROKEN,
+            line,
+            f"as published: {description}; with {how}: {verdict.value}, {evidence}",
+        )
+    ]
+    if contradiction is not None and contradiction[0] != line:
+        found.append(
+            finding(
+                FindingVerdict.CONTRADICTED,
+                contradiction[0],
+                f"in the code run with {how} (as published: {description}): {contradiction[1]}",
+            )
+        )
+    return found
+
+
+def _published(prepared: Prepared, outcome: SnippetOutcome) -> tuple[int, str, str] | None:
+    """``(line, description, how)`` of the published code's fault when the code that ran was
+    repaired: it does not compile as published, or it raised where a repair took over."""
+    program, error = prepared.program, outcome.repaired_error
+    hows = [prepared.repair] if prepared.repaired else []
+    if error is not None and prepared.runtime is not None and program is not None:
+        hows.append(prepared.runtime.how)
+    if not hows:
+        return None
+    how = " and ".join(hows)
+    if prepared.repaired:
+        return prepared.published_line, prepared.published, how
+    assert error is not None and program is not None
+    line = program.article_line(error.line)
+    return line, f"raises {error.type}: {error.message} (line {line})", how
 
 
 def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
@@ -294,17 +359,38 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
             judged = _name_error(missing.group(1), prepared, outcome, session, text, line)
             if judged is not None:
                 return judged
+        inherited = sorted(prepared.reads & session.stopped.keys())
+        if inherited:
+            snippet, stop = session.stopped[inherited[0]]
+            return (
+                FindingVerdict.UNVERIFIED,
+                line,
+                f"raises {text} (line {line}): it uses `{inherited[0]}`, which the snippet at "
+                f"line {snippet} set before it stopped on an error at line {stop}: the "
+                "snippet may be meant for the state before that error",
+            )
+        said = outputs.said_to_run(prepared.expected, prepared.program, outcome)
+        if said is not None:  # with what the statements before it show
+            found = outputs.differences(prepared.expected, outcome)
+            found.append(
+                (
+                    said.line,
+                    f"line {said.line}: the article's comment says {said.said!r}, the line "
+                    f"raised {text!r} (line {line})",
+                )
+            )
+            return FindingVerdict.CONTRADICTED, found[0][0], "; ".join(t for _, t in found)
         shown = next(
             (
                 e
                 for e in prepared.expected
-                if e.source == "block" and compare.shown_exception(e.text)
+                if e.source == "block" and compare.shown_exception(e.text, bare=True)
             ),
             None,
         )
         if shown is not None:  # the output shown under the code is this traceback (a notebook's)
             raised = f"Traceback (most recent call last):\n{text}"
-            if compare.matches(shown.text, raised):
+            if compare.matches(shown.text, raised, bare=True):
                 return (
                     FindingVerdict.SUPPORTED,
                     None,
@@ -316,6 +402,14 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
                 f"line {shown.line}: the article shows {compare.brief(shown.text)!r}, the run "
                 f"raised {text!r} (line {line})",
             )
+        shown_before = session.shown_raising.get(same_code(program.source, error.line))
+        if shown_before is not None and shown_before[1] == text:
+            return (
+                FindingVerdict.SUPPORTED,
+                None,
+                f"raises {text} (line {line}), as the article shows for the same code at line "
+                f"{shown_before[0]}",
+            )
         return FindingVerdict.BROKEN, line, f"raises {text} (line {line})"
     if not prepared.expected:
         note = "; it uses CUDA, absent here" if uses_cuda else ""
@@ -324,35 +418,7 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
             None,
             f"runs; the article shows no output to compare{note}",
         )
-    differences: list[tuple[int, str]] = []
-    for expected in prepared.expected:
-        expectation = expected
-        if expectation.value:
-            got = outcome.values.get(expectation.first)
-            if got is None:
-                continue
-            same = same_value(expectation.text, got)
-        else:
-            got = "".join(outcome.outputs[expectation.first : expectation.last + 1])
-            same = (
-                same_value(expectation.text, got)
-                if expectation.source == "comment"
-                else compare.matches(expectation.text, got)
-            )
-        if not same and expectation.parts:
-            line, want, got = _first_difference(expectation, got)
-            expectation = dataclasses.replace(expectation, line=line, text=want)
-        if not same:
-            shows = "states" if expectation.source == "comment" else "shows"
-            differences.append(
-                (
-                    expectation.line,
-                    f"line {expectation.line}: the article {shows} "
-                    f"{_one_line(compare.brief(expectation.text))!r}, the run "
-                    f"{'printed' if not expectation.value else 'gave'} "
-                    f"{_one_line(compare.brief(got))!r}",
-                )
-            )
+    differences = outputs.differences(prepared.expected, outcome)
     count = len(prepared.expected)
     if differences:  # one finding for the snippet, every difference in its evidence
         verdict = FindingVerdict.NEEDS_CUDA if uses_cuda else FindingVerdict.CONTRADICTED
@@ -360,22 +426,12 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
         if len(differences) > 1:
             evidence += f" ({len(differences)} of {count} outputs differ)"
         return verdict, differences[0][0], evidence
-    return (
-        FindingVerdict.SUPPORTED,
-        None,
-        f"prints what the article shows ({count} output(s) compared)",
+    outcomes = sum(e.source in (RAISES, RUNS) for e in prepared.expected)
+    shows = [f"prints what the article shows ({count - outcomes} output(s) compared)"] * (
+        count > outcomes
     )
-
-
-def _first_difference(expectation: Expectation, got: str) -> tuple[int, str, str]:
-    """Where the prints of a block first differ from their comments: ``(line, stated,
-    printed)``; the whole output when it cannot be split one line per print."""
-    printed = [line for line in got.split("\n") if line.strip()]
-    if len(printed) == len(expectation.parts):
-        for (line, want), have in zip(expectation.parts, printed, strict=True):
-            if not same_value(want, have):
-                return line, want, have
-    return expectation.line, expectation.text, got
+    shows += [f"raises and runs as its comments say ({outcomes} line(s))"] * bool(outcomes)
+    return FindingVerdict.SUPPORTED, None, "; ".join(shows)
 
 
 def _name_error(  # noqa: PLR0917
@@ -404,6 +460,12 @@ def _name_error(  # noqa: PLR0917
     return None
 
 
+def same_code(source: str, upto: int) -> str:
+    """A snippet's code up to line ``upto`` (where it raised), as compared with another's:
+    its lines stripped, blank lines out."""
+    return "\n".join(line.strip() for line in source.split("\n")[:upto] if line.strip())
+
+
 def _signal_name(name: str) -> str:
     """``SIGSEGV (Segmentation fault)``."""
     try:
@@ -430,8 +492,3 @@ def _describe(error: SyntaxError) -> str:
 def _quote(text: str) -> str:
     lines = [line.strip() for line in text.split("\n") if line.strip()]
     return " / ".join(lines[:3]) + (" / ..." if len(lines) > 3 else "")
-
-
-def _one_line(text: str, limit: int = 160) -> str:
-    flat = " | ".join(line.strip() for line in text.strip().split("\n") if line.strip())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
