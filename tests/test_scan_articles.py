@@ -73,6 +73,10 @@ SNIPPETS = [
      f"in the code run with {AS_FLOATS.format('[2, 4]', '[2.0, 4.0]')} (as published: raises "
      f"{INTEGER} (line 45)): line 49: the article states '[12, 14]', the run printed "
      "'tensor([2., 4.], requires_grad=True)'"),
+    ("en/raising.md", 57, "en", B, False, f"raises {NO_GRAD} (line 57)"),
+    ("en/raising.md", 62, "en", U, False,
+     f"raises {NO_GRAD} (line 62): it uses `u`, which the snippet at line 55 was still working "
+     "on when it stopped on an error at line 57"),
     ("en/snippets.md", 10, "en", S, False, SHOWN),
     ("en/snippets.md", 18, "en", S, False, SHOWN),
     ("en/snippets.md", 26, "en", S, False, SHOWN),
@@ -109,8 +113,9 @@ SNIPPETS = [
     ("ja/pasted.txt", 25, "ja", S, False,
      f"raises {NO_GRAD} (line 27), as the article shows for the same code at line 16"),
     ("ja/pasted.txt", 29, "ja", U, False,
-     f"raises {NO_GRAD} (line 29): it uses `r`, which the snippet at line 25 set before it "
-     "stopped on an error at line 27: the snippet may be meant for the state before that error"),
+     f"raises {NO_GRAD} (line 29): `r.sum().backward(retain_graph=True)` is the call of line 27 "
+     "(`r.sum().backward()`) with other arguments, meant to take its place rather than to run "
+     "after it"),
     ("ja/pasted.txt", 34, "ja", C, False,
      f"line 34: the article's comment says 'エラーにならない', the line raised '{LEAF}' (line 34)"),
     ("ko/guide.rst", 8, "ko", S, False, SHOWN),

@@ -1,7 +1,8 @@
 """What code comments and pasted outputs say, read and compared as they deserve (issue 23):
 comments saying a line raises or runs (``checker.scan.raising``), a number's kind and dtype
 in stated and shown values (``values``, ``compare``), the repair of integer data with
-``requires_grad=True`` (``repairs``), output pasted under code in plain text (``pasted``).
+``requires_grad=True`` and of ``torch.Variable`` (``repairs``), output pasted under code in
+plain text (``pasted``).
 
 The end-to-end cases are in ``tests/samples/scan/{en,ja,ko}`` (``raising.md``, ``pasted.txt``)
 and ``tests/test_scan_articles.py``; these pin each rule on our own small examples.
@@ -178,10 +179,30 @@ def test_integer_data_that_requires_grad_is_written_as_floats() -> None:
     assert "`[1, -2]` as `[1.0, -2.0]`" in repair.how
 
 
+def test_torch_variable_is_read_as_torch_autograd_variable() -> None:
+    source = "import torch as t\nv = t.Variable(t.ones(1))\nw = t.Variable(v)\n"
+    repair = repairs.plan(source, ast.parse(source))
+    assert repair is not None and not repair.values_only
+    assert repair.source == (
+        "import torch as t\nv = t.autograd.Variable(t.ones(1))\nw = t.autograd.Variable(v)\n"
+    )
+    assert (repair.statement, repair.how) == (1, "`t.Variable` read as `t.autograd.Variable`")
+
+
+def test_a_statement_with_two_faults_resumes_on_either_error() -> None:
+    source = "x = torch.Variable(torch.tensor([1], requires_grad=True))"
+    repair = repairs.plan(source, ast.parse(source))
+    assert repair is not None and repair.values_only
+    assert repair.source == "x = torch.autograd.Variable(torch.tensor([1.], requires_grad=True))"
+    assert "Only Tensors" in repair.error and "has no attribute 'Variable'" in repair.error
+
+
 @pytest.mark.parametrize(
     "source",
     [
         "x = torch.tensor([1.0, 2], requires_grad=True)",  # float data already
+        "from torch.autograd import Variable\nx = Variable(torch.ones(1))",
+        "x = torch.autograd.Variable(torch.ones(1))",
         "x = torch.tensor([1, 2], dtype=torch.float32, requires_grad=True)",
         "x = torch.tensor([1, 2])",  # no gradient asked for
         "x = torch.tensor([0x1, 2], requires_grad=True)",  # not a plain decimal literal

@@ -9,7 +9,7 @@
   finds the comment on the line that raised).
 
 Where the run went on in repaired code whose dtypes the repair changed
-(:attr:`~checker.scan.sandbox.SnippetOutcome.repaired_error`), values are compared, not their
+(:attr:`~checker.scan.repairs.RuntimeRepair.values_only`), values are compared, not their
 kinds. Only the statements that ran are compared.
 """
 
@@ -31,12 +31,12 @@ _CAUGHT = "Traceback (most recent call last):\n  ...\n"
 
 
 def differences(
-    expected: tuple[Expectation, ...], outcome: SnippetOutcome
+    expected: tuple[Expectation, ...], outcome: SnippetOutcome, *, kinds: bool = True
 ) -> list[tuple[int, str]]:
     """``(article line, what differs)`` for each expected output of a statement that ran to
-    its end (all of them, when the run did not stop on an error)."""
+    its end (all of them, when the run did not stop on an error). ``kinds=False``: a repair
+    changed dtypes, values are compared, not their kinds."""
     found: list[tuple[int, str]] = []
-    kinds = outcome.repaired_error is None  # a repair changed dtypes: compare values only
     ran = len(outcome.outputs) - (1 if outcome.error is not None else 0)
     for stated in expected:
         expectation = stated

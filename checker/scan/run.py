@@ -15,7 +15,7 @@ from checker import record as record_mod
 from checker.cache import Cache
 from checker.registry import Registry
 from checker.runner import Runner
-from checker.scan import api, snippets, statements
+from checker.scan import api, sessions, snippets, statements
 from checker.scan import history as history_mod
 from checker.scan.document import BlockKind, Document, ReadError
 from checker.scan.findings import FileError, FindingVerdict, ScanFinding, ScanResult
@@ -328,24 +328,13 @@ def _run_article(  # noqa: PLR0917
         options.limits.timeout_s,
         options.limits.memory_bytes,
     )
-    anywhere = frozenset(name for p in prepared for name in p.binds)
-    earlier: dict[str, int] = {}
-    stopped: dict[str, tuple[int, int]] = {}
-    shown_raising: dict[str, tuple[int, str]] = {}
+    history = sessions.SnippetLog(frozenset(name for p in prepared for name in p.binds))
     found = []
     for item in prepared:
         ran = outcomes.get(id(item))
-        session = snippets.Session(dict(earlier), anywhere, dict(stopped), dict(shown_raising))
-        judged = snippets.judge(item, ran, context, session)
+        judged = snippets.judge(item, ran, context, history.session())
         found += judged
-        if ran and ran.error and item.program and judged[0].verdict is FindingVerdict.SUPPORTED:
-            error = f"{ran.error.type}: {ran.error.message}".strip().rstrip(":")
-            code = snippets.same_code(item.program.source, ran.error.line)
-            shown_raising[code] = (item.block.line, error)
-        for name in item.binds:
-            earlier.setdefault(name, item.block.line)
-            stopped.pop(name, None)
-        if ran is not None and ran.error is not None and item.program is not None:
-            stop = item.program.article_line(ran.error.line)
-            stopped |= {name: (item.block.line, stop) for name in item.binds - item.imports}
+        history.record(
+            item.block.line, item.program, item.binds, item.imports, ran, judged[0].verdict
+        )
     return found, sum(o.seconds for o in outcomes.values())

@@ -35,7 +35,7 @@ import re
 import signal
 from dataclasses import dataclass
 
-from checker.scan import compare, names, outputs, repairs
+from checker.scan import compare, names, outputs, repairs, sessions
 from checker.scan.document import Block
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.indent import repair
@@ -43,6 +43,7 @@ from checker.scan.program import Expectation, Program, expectations, from_block
 from checker.scan.raising import RAISES, RUNS
 from checker.scan.readers.notebook import NOTEBOOK
 from checker.scan.sandbox import SandboxProgram, SnippetOutcome
+from checker.scan.sessions import Session
 from checker.scan.typography import restore
 
 #: Code that uses a CUDA device (``torch.cuda.amp`` names a module, not a device).
@@ -196,22 +197,6 @@ def prepare(code: Block, shown: Block | None) -> Prepared:
     )
 
 
-@dataclass(frozen=True)
-class Session:
-    """What the rest of the article says about a snippet's names."""
-
-    #: Names bound by the snippets before this one, with the first line binding each.
-    earlier: dict[str, int]
-    #: Names bound anywhere in the article.
-    anywhere: frozenset[str]
-    #: Names (not modules) last bound by a snippet that then stopped on an error: ``(line of
-    #: that snippet, line of its error)``. What they hold is what a failure left.
-    stopped: dict[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
-    #: Code (:func:`same_code`, up to the line that raised) of earlier snippets that raised
-    #: as the article shows: the line of that snippet and the error (``Type: message``).
-    shown_raising: dict[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
-
-
 def judge(
     prepared: Prepared, outcome: SnippetOutcome | None, context: Context, session: Session
 ) -> list[ScanFinding]:
@@ -254,7 +239,7 @@ def judge(
         contradiction = (where, evidence)
     if verdict is FindingVerdict.BROKEN and outcome.error is not None:
         # what the statements before the one that raised show is compared all the same
-        early = outputs.differences(prepared.expected, outcome)
+        early = outputs.differences(prepared.expected, outcome, kinds=_kinds(prepared, outcome))
         if early:
             contradiction = (
                 early[0][0],
@@ -359,19 +344,12 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
             judged = _name_error(missing.group(1), prepared, outcome, session, text, line)
             if judged is not None:
                 return judged
-        inherited = sorted(prepared.reads & session.stopped.keys())
-        if inherited:
-            snippet, stop = session.stopped[inherited[0]]
-            return (
-                FindingVerdict.UNVERIFIED,
-                line,
-                f"raises {text} (line {line}): it uses `{inherited[0]}`, which the snippet at "
-                f"line {snippet} set before it stopped on an error at line {stop}: the "
-                "snippet may be meant for the state before that error",
-            )
+        judged = sessions.earlier_verdict(program, prepared.reads, text, error.line, line, session)
+        if judged is not None:
+            return judged
         said = outputs.said_to_run(prepared.expected, prepared.program, outcome)
         if said is not None:  # with what the statements before it show
-            found = outputs.differences(prepared.expected, outcome)
+            found = outputs.differences(prepared.expected, outcome, kinds=_kinds(prepared, outcome))
             found.append(
                 (
                     said.line,
@@ -402,14 +380,6 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
                 f"line {shown.line}: the article shows {compare.brief(shown.text)!r}, the run "
                 f"raised {text!r} (line {line})",
             )
-        shown_before = session.shown_raising.get(same_code(program.source, error.line))
-        if shown_before is not None and shown_before[1] == text:
-            return (
-                FindingVerdict.SUPPORTED,
-                None,
-                f"raises {text} (line {line}), as the article shows for the same code at line "
-                f"{shown_before[0]}",
-            )
         return FindingVerdict.BROKEN, line, f"raises {text} (line {line})"
     if not prepared.expected:
         note = "; it uses CUDA, absent here" if uses_cuda else ""
@@ -418,7 +388,7 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
             None,
             f"runs; the article shows no output to compare{note}",
         )
-    differences = outputs.differences(prepared.expected, outcome)
+    differences = outputs.differences(prepared.expected, outcome, kinds=_kinds(prepared, outcome))
     count = len(prepared.expected)
     if differences:  # one finding for the snippet, every difference in its evidence
         verdict = FindingVerdict.NEEDS_CUDA if uses_cuda else FindingVerdict.CONTRADICTED
@@ -432,6 +402,12 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
     )
     shows += [f"raises and runs as its comments say ({outcomes} line(s))"] * bool(outcomes)
     return FindingVerdict.SUPPORTED, None, "; ".join(shows)
+
+
+def _kinds(prepared: Prepared, outcome: SnippetOutcome) -> bool:
+    """Whether what ran is compared on kinds and dtypes too: not when a repair changed them."""
+    runtime = prepared.runtime
+    return not (outcome.repaired_error and runtime is not None and runtime.values_only)
 
 
 def _name_error(  # noqa: PLR0917
@@ -458,12 +434,6 @@ def _name_error(  # noqa: PLR0917
             "defines; the snippet is documentation, not a program",
         )
     return None
-
-
-def same_code(source: str, upto: int) -> str:
-    """A snippet's code up to line ``upto`` (where it raised), as compared with another's:
-    its lines stripped, blank lines out."""
-    return "\n".join(line.strip() for line in source.split("\n")[:upto] if line.strip())
 
 
 def _signal_name(name: str) -> str:
