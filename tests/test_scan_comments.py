@@ -16,9 +16,10 @@ import pytest
 
 from checker.scan import compare, repairs
 from checker.scan.codelines import split_blocks
-from checker.scan.document import BlockKind
+from checker.scan.document import Block, BlockKind
 from checker.scan.program import expectations, from_block
 from checker.scan.raising import RAISES, RUNS, stated_outcome
+from checker.scan.statements import comment_statements
 from checker.scan.values import same_value, stated_value
 
 # -- comments saying a line raises, or runs ----------------------------------------------------
@@ -161,6 +162,31 @@ def test_a_shown_output_differs_in_kind_and_not_in_an_address(
 )
 def test_a_steps_number_is_no_stated_value(comment: str, value: str | None) -> None:
     assert stated_value(comment) == value
+
+
+@pytest.mark.parametrize(
+    ("comment", "value"),
+    [
+        ("True (y was computed from x)", "True"),  # a note in words after the value
+        ("tensor([1.]) (a copy)", "tensor([1.])"),
+        ("True (공유됨)", "True"),
+        ("(2, 3)", "(2, 3)"),
+        ("torch.Size([2]) (torch.float32)", "torch.Size([2]) (torch.float32)"),  # two values
+    ],
+)
+def test_a_note_in_brackets_after_a_value_is_no_second_value(comment: str, value: str) -> None:
+    assert stated_value(comment) == value
+
+
+def test_a_comment_about_running_its_line_is_not_read_as_a_claim() -> None:
+    code = Block(
+        BlockKind.CODE,
+        "d = c.detach()  # shares memory with c\nd += 1  # no error, d is not tracked",
+        (3, 4),
+    )
+    assert [(b.line, b.text) for b in comment_statements(code)] == [
+        (3, "`detach()` shares memory with c")
+    ]
 
 
 # -- repairs of a known, trivial fault ------------------------------------------------------------

@@ -81,7 +81,7 @@ def stated_value(comment: str, names: tuple[str, ...] = ()) -> str | None:
     while True:  # several values: "# True True", "# 3, 12"
         more = re.match(r"[ \t]*,?[ \t]+|,", text[len(value) :])
         following = _leading_value(text[len(value) + more.end() :]) if more else None
-        if more is None or following is None:
+        if more is None or following is None or _is_note(following):
             break
         value = text[: len(value) + more.end() + len(following)]
     rest = text[len(value) :]
@@ -96,6 +96,22 @@ def stated_value(comment: str, names: tuple[str, ...] = ()) -> str | None:
     ):
         return None
     return value.strip()
+
+
+#: What a value's repr holds besides numbers: names of constants, dtypes, devices, keywords.
+_VALUE_WORDS = re.compile(
+    r"True|False|None|inf|nan|tensor|torch\.\w+|Size|array|Parameter|dtype|device|cpu|cuda"
+    r"|requires_grad|grad_fn=<[^>]*>|'[^']*'|\"[^\"]*\""
+)
+
+
+def _is_note(group: str) -> bool:
+    """Whether a bracketed group after a value is a note in words, not a second value:
+    ``(y was computed from x)``, ``(공유됨)``, ``(a copy)``."""
+    if not group.startswith("("):
+        return False
+    words = _VALUE_WORDS.sub(" ", group)
+    return re.search(r"[^\W\d_]{2,}", words) is not None
 
 
 def _leading_value(text: str) -> str | None:
