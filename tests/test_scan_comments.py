@@ -39,6 +39,8 @@ from checker.scan.values import same_value, stated_value
         ("エラーが出る可能性が高い", RAISES, ""),  # a likelihood predicts this run
         ("例外が発生します", RAISES, ""),
         ("エラーにならない", RUNS, ""),
+        ("エラーにはならない", RUNS, ""),
+        ("エラーなく動く", RUNS, ""),
         ("エラーなし", RUNS, ""),
         ("에러 발생!", RAISES, ""),
         ("오류가 난다", RAISES, ""),
@@ -64,6 +66,7 @@ def test_a_comment_says_its_line_raises_or_runs(comment: str, kind: str, excepti
         "<class 'RuntimeError'>",  # a printed value that names an exception
         "catches the RuntimeError",
         "error",  # a word: the loss's error, a label
+        "raise the learning rate",  # a verb that is not about exceptions
         "loss error term",
         "tensor([1., 2.])",
         "",

@@ -116,7 +116,8 @@ ENGLISH = Language(
     reach=60,
     says_deprecated=re.compile(r"deprecat|no longer recommended|legacy", re.IGNORECASE),
     says_raises=re.compile(
-        r"\b(?:raises?|throws?|errors?\s+out|will\s+(?:raise|throw|fail|error))\b"
+        r"\b(?:raises|throws|errors?\s+out|will\s+(?:raise|throw|fail|error))\b"
+        r"|\b(?:raise|throw)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?(?:error|exception)\b"
         r"|\b(?:gives?|get|causes?|produces?|triggers?|results?\s+in|leads?\s+to)\s+"
         r"(?:an?\s+|the\s+)?(?:\w+\s+)?(?:error|exception)\b"
         r"|(?:->|→|=>)\s*(?:an?\s+)?(?:error|exception)\b|\berror(?:\s+here)?\s*!",
