@@ -332,7 +332,7 @@ def _run_article(  # noqa: PLR0917
     earlier: dict[str, int] = {}
     found = []
     for item in prepared:
-        session = snippets.Session(dict(earlier), anywhere)
+        session = snippets.Session(dict(earlier), anywhere, tuple(runnable))
         found.append(snippets.judge(item, outcomes.get(id(item)), context, session))
         for name in item.binds:
             earlier.setdefault(name, item.block.line)
