@@ -60,6 +60,9 @@ def test_what_is_not_a_python_source(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert read(article).format == "txt"
+    # lines of # around code, without the docstring a gallery example starts with
+    article.write_text(("#" * 30 + "\nx = torch.zeros(2)\ny = x.view(2)\n") * 2, encoding="utf-8")
+    assert read(article).format == "txt"
     # code alone in a .txt is read as text (its snippet), as a .py as one program
     code = "import torch\nx = torch.ones(2)\nprint(x)\n"
     (tmp_path / "code.txt").write_text(code, encoding="utf-8")

@@ -36,7 +36,9 @@ _DYNAMIC = frozenset({"exec", "globals", "vars", "__builtins__", "builtins", "__
 _MODULE_NAMES = frozenset(
     {"__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__class__"}
 )
-_KNOWN = frozenset(dir(builtins)) | _MODULE_NAMES | frozenset(names.CUSTOMARY)
+#: What IPython adds to a notebook's namespace (a notebook exported as a script uses them).
+_IPYTHON = frozenset({"display", "get_ipython", "In", "Out", "exit", "quit"})
+_KNOWN = frozenset(dir(builtins)) | _MODULE_NAMES | _IPYTHON | frozenset(names.CUSTOMARY)
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 

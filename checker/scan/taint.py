@@ -293,7 +293,9 @@ def salvage(
                     continue
                 try:
                     exec(compile(ast.Module([node], []), filename, "exec"), namespace)
-                except Exception:
+                except _OutOfTime:
+                    raise
+                except BaseException:  # sys.exit() too: the session goes on
                     taint.undone(node, namespace, origin)
                 else:
                     taint.ran(node, namespace)

@@ -4,9 +4,10 @@ saved as ``.txt`` or ``.py``.
 
 Such a file is one program: its text is in comments and docstrings. A text file is read as one
 when, after a header of ``key: value`` lines that is not Python (``source: https://...``, as a
-saved page starts), it holds two cell markers or more and nearly every other line is code or
-comment, or when it compiles whole and starts as a module does (a docstring, ``#!``, a coding
-line) or is named ``.py``.
+saved page starts), it holds two cell markers or more, starts as such a file does (a gallery
+example with its docstring, a script with a cell, a comment or code) and nearly every other
+line is code or comment; or when it compiles whole and starts as a module does (a docstring,
+``#!``, a coding line) or is named ``.py``.
 
 Blocks are the cells a gallery or an editor shows: the module docstring and the comment block
 after a sphinx-gallery line of ``#`` (or a ``# %% [markdown]`` cell) are prose, its comment
@@ -49,11 +50,14 @@ def source_start(path: Path, lines: list[str]) -> int | None:
     written = [k for k in kinds if k is not CodeLineKind.BLANK]
     if not any(k in (CodeLineKind.STRONG, CodeLineKind.WEAK) for k in written):
         return None
-    stray = sum(k is CodeLineKind.PROSE for k in written)
-    markers = sum(bool(MARKER.match(line)) for line in region)
-    if markers >= MIN_MARKERS and stray <= MAX_STRAY * len(written):
-        return start
     first = next((line for line in region if line.strip()), "")
+    stray = sum(k is CodeLineKind.PROSE for k in written)
+    gallery = sum(bool(_GALLERY.match(line)) for line in region)
+    markers = sum(bool(MARKER.match(line)) for line in region)
+    # a gallery example starts with its docstring; a script, with a cell, a comment or code
+    starts = _DOCSTRING.match(first) if gallery else written[0] is not CodeLineKind.PROSE
+    if markers >= MIN_MARKERS and starts and stray <= MAX_STRAY * len(written):
+        return start
     if (path.suffix.lower() == ".py" or _MODULE_START.match(first)) and _compiles(
         "\n".join(region)
     ):
