@@ -4,12 +4,18 @@ what does not depend on it.
 An article's snippets run in one namespace. When a statement raises, the names it was to bind
 (and, in a snippet that stops there, the names the rest of the snippet was to bind) are missing
 or keep an older value, and the objects it was about to change are not as the author meant:
-those names are *tainted*, each with the program where it was left undone. The statements after
-the failure that read no tainted name do not depend on it: they run (silently, see
-:func:`checker.scan.sandbox_child`), so a later snippet sees what they define, as a reader who
-fixed the failing line would. A statement that reads a tainted name is skipped, or, in a later
-snippet, runs but is not judged: what it binds and the mutable objects it touches are tainted
-in turn. A statement that binds a name outright, reading nothing tainted, makes it clean again.
+those names are *tainted*, each with the program where it was left undone. The statements of
+the snippet after the failure that read no tainted name do not depend on it: they run
+silently, within :data:`SALVAGE_SHARE` of the time limit (:func:`salvage`), so a later snippet
+sees what they define, as a reader who fixed the failing line would. A statement that reads a
+tainted name is skipped, and what it binds and the mutable objects it touches are tainted in
+turn. A statement that binds a name outright, reading nothing tainted, makes it clean again.
+
+In the snippets after, a statement that reads a name whose binding a failure left undone
+(:attr:`Taint.unbound`: missing, or holding an older value, or computed from one) runs but is
+not judged: its error or its output says nothing about the article's code. An object that a
+failure may have left half changed (a tensor a failing ``add_`` read) is not salvaged from, but
+is judged as before, as the run shows it.
 
 Values that cannot be changed in place (numbers, strings, ``None``, tuples of them) are never
 tainted by a change that did not happen; modules, functions and classes are tainted only when a
