@@ -15,7 +15,7 @@ from checker import record as record_mod
 from checker.cache import Cache
 from checker.registry import Registry
 from checker.runner import Runner
-from checker.scan import api, snippets, statements
+from checker.scan import api, latent, snippets, statements
 from checker.scan import history as history_mod
 from checker.scan.document import BlockKind, Document, ReadError
 from checker.scan.findings import FileError, FindingVerdict, ScanFinding, ScanResult
@@ -332,8 +332,11 @@ def _run_article(  # noqa: PLR0917
     earlier: dict[str, int] = {}
     found = []
     for item in prepared:
-        session = snippets.Session(dict(earlier), anywhere)
+        session = snippets.Session(dict(earlier), anywhere, tuple(runnable))
         found.append(snippets.judge(item, outcomes.get(id(item)), context, session))
         for name in item.binds:
             earlier.setdefault(name, item.block.line)
+    if document.program is not None:  # one program: what its run does not reach is read
+        found = latent.with_latent(found, prepared)
+        found += latent.whole_program(document, lang, found)
     return found, sum(o.seconds for o in outcomes.values())
