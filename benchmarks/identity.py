@@ -40,12 +40,14 @@ from __future__ import annotations
 import argparse
 import difflib
 import hashlib
+import html
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -250,6 +252,8 @@ class Comparison:
     #: left out (timings a probe measured, random values an article's code printed).
     same_but_noise: dict[str, int] = field(default_factory=dict)
     renamed: dict[str, str] = field(default_factory=dict)
+    #: Old statement -> new statement, per claim whose statement was reworded.
+    restated: dict[str, str] = field(default_factory=dict)
     #: Per claim and device whose outcome or status differs when measured again, cold.
     outcomes: list[str] = field(default_factory=list)
 
@@ -264,15 +268,22 @@ def compare(
     renames: bool = False,
     noise: tuple[Path, ...] = (),
     unordered: bool = False,
+    *,
+    restated: bool = False,
 ) -> Comparison:
     """Compare two snapshots. ``noise``: further snapshots of either checkout, each taken
     on its own: a line that differs between ``before`` (or ``after``) and one of them differs
     by nature, and may differ between ``before`` and ``after`` too. ``unordered``: compare
     each file's lines as a multiset (for a change that only reorders, such as the order in
-    which the registry lists claims)."""
+    which the registry lists claims). ``restated``: the claims' statements may differ (a
+    rewording of the registry), each old statement reads as the new one wherever it is
+    quoted; everything else must still be equal."""
     result = Comparison()
     mapping = _renames(before, after) if renames else {}
-    result.renamed = mapping
+    result.renamed = dict(mapping)
+    if restated:
+        result.restated = _restatements(before, after)
+        mapping = {**mapping, **_quoted_forms(result.restated)}
     names = {p.relative_to(before).as_posix() for p in _files(before)}
     later = {p.relative_to(after).as_posix() for p in _files(after)}
     result.only_before = sorted(names - later)
@@ -280,20 +291,20 @@ def compare(
     for name in sorted(names & later):
         old = _normalised(before / name, mapping)
         new = _normalised(after / name, {})
-        if mapping and name.endswith("searchindex.js"):
-            old, new = _search_indexes(old, new, mapping)
+        if result.renamed and name.endswith("searchindex.js"):
+            old, new = _search_indexes(old, new, result.renamed)
         if old == new:
             result.same += 1
             continue
         noisy_old, noisy_new = _noisy_lines(name, before, after, noise, mapping)
-        if unordered:  # the noisy lines left out, the others compared as multisets
-            kept_old = [_parity(x) for i, x in enumerate(old.splitlines()) if i not in noisy_old]
-            kept_new = [_parity(x) for i, x in enumerate(new.splitlines()) if i not in noisy_new]
-            old, new = "\n".join(sorted(kept_old)), "\n".join(sorted(kept_new))
-            noisy_old = noisy_new = set()
-            if old == new:
+        if unordered:  # compared as multisets, the before's noisy lines left out
+            missing, extra = _unordered(old.splitlines(), new.splitlines(), noisy_old)
+            if not missing and not extra:
                 result.same += 1
                 continue
+            diff = [f"-{line}" for line in sorted(missing)] + [f"+{line}" for line in sorted(extra)]
+            result.differing[name] = "\n".join(diff[:40])
+            continue
         leftover = _differences(old.splitlines(), new.splitlines(), noisy_old, noisy_new)
         if not leftover:
             result.same_but_noise[name] = len(noisy_old)
@@ -303,6 +314,24 @@ def compare(
         )
         result.differing[name] = "\n".join(list(diff)[:40])
     return result
+
+
+def _unordered(old: list[str], new: list[str], noisy: set[int]) -> tuple[list[str], list[str]]:
+    """Lines of ``old`` missing from ``new`` and lines of ``new`` not in ``old``, counted as
+    multisets. A line of ``old`` that differs from run to run (``noisy``) may be any line of
+    ``new`` of the same shape (digits masked): the same line with another random value."""
+    kept = Counter(_parity(x) for i, x in enumerate(old) if i not in noisy)
+    noisy_shapes = Counter(_shape(_parity(old[i])) for i in noisy)
+    later = Counter(_parity(x) for x in new)
+    missing, extra = kept - later, later - kept
+    extra_shapes = Counter(_shape(x) for x in extra.elements())
+    unexplained = extra_shapes - noisy_shapes
+    left = [x for x in extra.elements() if unexplained[_shape(x)] > 0]
+    return list(missing.elements()), left
+
+
+def _shape(line: str) -> str:
+    return re.sub(r"\s+", "", re.sub(r"[-+]?\d[\d.e+-]*", "#", line))
 
 
 def _parity(line: str) -> str:
@@ -458,6 +487,34 @@ def _stems(names: list[str]) -> set[str]:
     return {stemmer.stemWord(word) for word in words}
 
 
+def _restatements(before: Path, after: Path) -> dict[str, str]:
+    """Per claim whose statement differs between the two ``verify.json``: old -> new."""
+
+    def statements(snap: Path) -> dict[str, str]:
+        document = json.loads((snap / "verify.json").read_text(encoding="utf-8"))
+        return {r["claim"]: r["statement"] for r in document["results"]}
+
+    old, new = statements(before), statements(after)
+    return {old[c]: new[c] for c in sorted(old.keys() & new.keys()) if old[c] != new[c]}
+
+
+def _quoted_forms(restated: dict[str, str]) -> dict[str, str]:
+    """Each statement as a page, a JSON document or the HTML quote it, longest first (so that
+    a statement is replaced before a shorter one it contains)."""
+    forms: dict[str, str] = {}
+    for old, new in restated.items():
+        escaped = (
+            (lambda text: text),
+            lambda text: json.dumps(text, ensure_ascii=False)[1:-1],
+            lambda text: html.escape(text, quote=False),
+            html.escape,
+            lambda text: html.escape(text, quote=False).replace('"', "&quot;"),
+        )
+        for escape in escaped:
+            forms.setdefault(escape(old), escape(new))
+    return dict(sorted(forms.items(), key=lambda pair: -len(pair[0])))
+
+
 def _renames(before: Path, after: Path) -> dict[str, str]:
     """Per claim, the before-snapshot's probe name and hash mapped to the after's: a move of
     code renames both by design. Each old name must map to one new name."""
@@ -488,6 +545,8 @@ def _report(result: Comparison, print_: Callable[[str], None] = print) -> None:
         print_(f"masked: {mask.why}")
     if result.renamed:
         print_(f"renamed by design: {len(result.renamed)} probe names and hashes")
+    for old, new in result.restated.items():
+        print_(f"restated by design: {old!r} -> {new!r}")
     print_(f"identical files: {result.same}")
     for name, lines in result.same_but_noise.items():
         print_(f"identical but for {lines} lines that differ from run to run: {name}")
@@ -508,12 +567,17 @@ def main() -> int:
     take = commands.add_parser("snapshot", help="build, verify and scan a checkout")
     take.add_argument("out", type=Path)
     take.add_argument("--checkout", type=Path, default=ROOT)
+    take.add_argument("--cache-from", type=Path, help="a snapshot whose measurements to reuse")
+    take.add_argument("--every-probe", action="store_true", help="with --cache-from: every claim's")
     both = commands.add_parser("compare", help="compare two snapshots")
     both.add_argument("before", type=Path)
     both.add_argument("after", type=Path)
     both.add_argument("--renames", action="store_true")
     both.add_argument("--noise", type=Path, nargs="*", default=[])
     both.add_argument("--unordered", action="store_true", help="compare lines as multisets")
+    both.add_argument(
+        "--restated", action="store_true", help="claims' statements reworded: read old as new"
+    )
     run = commands.add_parser("run", help="snapshot a commit and the working tree, compare")
     run.add_argument("--base", required=True)
     run.add_argument("--renames", action="store_true")
@@ -531,10 +595,18 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.command == "snapshot":
-        snapshot(args.checkout.resolve(), args.out.resolve())
+        cache_from = args.cache_from.resolve() if args.cache_from else None
+        snapshot(args.checkout.resolve(), args.out.resolve(), cache_from, args.every_probe)
         return 0
     if args.command == "compare":
-        result = compare(args.before, args.after, args.renames, tuple(args.noise), args.unordered)
+        result = compare(
+            args.before,
+            args.after,
+            args.renames,
+            tuple(args.noise),
+            args.unordered,
+            restated=args.restated,
+        )
     else:
         commit = subprocess.run(
             ["git", "rev-parse", "--short", args.base], cwd=ROOT, capture_output=True,

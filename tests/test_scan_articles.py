@@ -73,10 +73,6 @@ SNIPPETS = [
      f"in the code run with {AS_FLOATS.format('[2, 4]', '[2.0, 4.0]')} (as published: raises "
      f"{INTEGER} (line 45)): line 49: the article states '[12, 14]', the run printed "
      "'tensor([2., 4.], requires_grad=True)'"),
-    ("en/raising.md", 57, "en", B, False, f"raises {NO_GRAD} (line 57)"),
-    ("en/raising.md", 62, "en", U, False,
-     f"raises {NO_GRAD} (line 62): it uses `u`, which the snippet at line 55 was still working "
-     "on when it stopped on an error at line 57"),
     ("en/snippets.md", 10, "en", S, False, SHOWN),
     ("en/snippets.md", 18, "en", S, False, SHOWN),
     ("en/snippets.md", 26, "en", S, False, SHOWN),

@@ -82,6 +82,9 @@ class Document:
     blocks: tuple[Block, ...]
     #: Problems that kept part of the file from being read, each ``(line, message)``.
     errors: tuple[tuple[int, str], ...] = field(default=())
+    #: For a file that is one program (a Python source file): all of it, as it is run. Its
+    #: code blocks are its cells.
+    program: Block | None = None
 
 
 class ReadError(Exception):

@@ -55,16 +55,6 @@ def bound(tree: ast.AST) -> set[str]:
     return found
 
 
-def imported(tree: ast.AST) -> set[str]:
-    """Names a piece of code binds by importing."""
-    return {
-        alias.asname or alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Import, ast.ImportFrom))
-        for alias in node.names
-    }
-
-
 def used(tree: ast.AST) -> set[str]:
     """Names a piece of code reads."""
     return {

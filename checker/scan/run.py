@@ -15,7 +15,7 @@ from checker import record as record_mod
 from checker.cache import Cache
 from checker.registry import Registry
 from checker.runner import Runner
-from checker.scan import api, sessions, snippets, statements
+from checker.scan import api, latent, sessions, snippets, statements
 from checker.scan import history as history_mod
 from checker.scan.document import BlockKind, Document, ReadError
 from checker.scan.findings import FileError, FindingVerdict, ScanFinding, ScanResult
@@ -328,13 +328,24 @@ def _run_article(  # noqa: PLR0917
         options.limits.timeout_s,
         options.limits.memory_bytes,
     )
-    history = sessions.SnippetLog(frozenset(name for p in prepared for name in p.binds))
-    found = []
+    anywhere = frozenset(name for p in prepared for name in p.binds)
+    earlier: dict[str, int] = {}
+    log = sessions.SnippetLog()
+    firsts: list[ScanFinding] = []  # one per snippet, as ``latent`` reads them
+    more: list[ScanFinding] = []
     for item in prepared:
         ran = outcomes.get(id(item))
-        judged = snippets.judge(item, ran, context, history.session())
-        found += judged
-        history.record(
-            item.block.line, item.program, item.binds, item.imports, ran, judged[0].verdict
+        session = snippets.Session(
+            dict(earlier), anywhere, tuple(runnable), dict(log.shown_raising), dict(log.calls)
         )
+        first, *rest = snippets.judge(item, ran, context, session)
+        firsts.append(first)
+        more += rest
+        for name in item.binds:
+            earlier.setdefault(name, item.block.line)
+        log.record(item.block.line, item.program, ran, first.verdict)
+    if document.program is not None:  # one program: what its run does not reach is read
+        firsts = latent.with_latent(firsts, prepared)
+        more += latent.whole_program(document, lang, firsts)
+    found = firsts + more
     return found, sum(o.seconds for o in outcomes.values())

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from checker.pool import Pool, WorkerJob
+from checker.scan.taint import SALVAGE_SHARE
 
 HANDLER = "checker.scan.sandbox_child:run_session"
 
@@ -52,6 +53,12 @@ class Error:
     #: ``memory``, ``output``, ``processes``, ``network`` or ``denied`` when a limit or a
     #: refusal of the sandbox stopped the snippet, else empty.
     cause: str = ""
+    #: Names the statement that raised read which statements salvaged after an earlier
+    #: failure bound (``taint``): name -> (index of the program that failed, line in it).
+    salvaged: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    #: Names the part of that statement that raised read, which an earlier failure left
+    #: undone (``taint``): name -> index of the program that failed.
+    tainted: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -100,6 +107,9 @@ class SnippetOutcome:
     fresh: bool = False
     #: Seconds the snippet's own code ran (its statements, not the sandbox around them).
     seconds: float = 0.0
+    #: Statement index -> the names it read that an earlier failure left undone (``taint``),
+    #: each with the index (in its session) of the program that failed.
+    tainted: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     #: The error the published code raised where the repaired program took over
     #: (:attr:`SandboxProgram.resume`); what follows is the repaired program's.
     repaired_error: Error | None = None
@@ -131,8 +141,10 @@ class Sandbox:
                 outcomes.append(SnippetOutcome(failure="the sandbox failed", fresh=fresh))
                 fresh = True
                 continue
+            done = len(outcomes)
             outcomes.extend(
-                dataclasses.replace(o, fresh=fresh) if i == 0 else o for i, o in enumerate(ran)
+                _shifted(dataclasses.replace(o, fresh=fresh and i == 0), done)
+                for i, o in enumerate(ran)
             )
             fresh = True
             if progress is not None:
@@ -183,7 +195,8 @@ class Sandbox:
                     "open_files": self.limits.open_files,
                     "gpu": gpu,
                 },
-                timeout_s=self.limits.timeout_s * len(programs) + 15.0,
+                # each program, and the statements salvaged after a failure (``taint``)
+                timeout_s=self.limits.timeout_s * len(programs) * (1 + SALVAGE_SHARE) + 15.0,
                 # On the CPU the address space is bounded (RLIMIT_AS): shared mappings count.
                 # The CUDA driver reserves far more address space than it uses, so a session
                 # that may use the GPU gets RLIMIT_DATA, which shared mappings escape.
@@ -233,6 +246,26 @@ class Sandbox:
             self._pool = None
 
 
+def _shifted(outcome: SnippetOutcome, done: int) -> SnippetOutcome:
+    """``outcome`` of a job that started after ``done`` programs ran, its references to
+    programs counted from the session's first."""
+    error = outcome.error
+    if error is not None and (error.salvaged or error.tainted):
+        error = dataclasses.replace(
+            error,
+            salvaged={k: (origin + done, line) for k, (origin, line) in error.salvaged.items()},
+            tainted={k: origin + done for k, origin in error.tainted.items()},
+        )
+    return dataclasses.replace(
+        outcome,
+        error=error,
+        tainted={
+            k: {name: origin + done for name, origin in v.items()}
+            for k, v in outcome.tainted.items()
+        },
+    )
+
+
 def _offset(progress: Callable[[int], None] | None, done: int) -> Callable[[int], None] | None:
     """``progress`` for a job that starts after ``done`` programs ran."""
     if progress is None:
@@ -267,7 +300,14 @@ class _ProgressWatcher:
 
 
 def _error(report: dict[str, Any]) -> Error:
-    return Error(report["type"], report["message"], int(report["line"]), report.get("cause", ""))
+    return Error(
+        report["type"],
+        report["message"],
+        int(report["line"]),
+        report.get("cause", ""),
+        {k: (int(v[0]), int(v[1])) for k, v in report.get("salvaged", {}).items()},
+        {k: int(v) for k, v in report.get("tainted", {}).items()},
+    )
 
 
 def _outcomes(report: dict[str, Any], duration: float) -> list[SnippetOutcome]:
@@ -284,6 +324,7 @@ def _outcomes(report: dict[str, Any], duration: float) -> list[SnippetOutcome]:
                 values={int(k): v for k, v in program.get("values", {}).items()},
                 supplied=tuple(program.get("supplied", [])),
                 seconds=float(program.get("seconds", 0.0)),
+                tainted={int(k): dict(v) for k, v in program.get("tainted", {}).items()},
                 repaired_error=_error(repaired) if repaired else None,
             )
         )

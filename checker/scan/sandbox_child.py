@@ -16,7 +16,8 @@ For each article the zygote forks a child that calls :func:`run_session`, which
    files of ``/etc``; write only the throw-away directory; no TCP; no abstract Unix socket or
    signal outside), becomes ``nobody``, and runs the article's snippets in order in one
    namespace, statement by statement, its output going to a file of capped size, and reports
-   after each snippet;
+   after each snippet; after a statement raises, the snippet's statements that do not depend
+   on it run silently, within a share of the time limit (:mod:`checker.scan.taint`);
 3. waits for it with a wall-clock deadline per snippet, kills it on expiry, and returns what
    each snippet printed (per statement), how it ended, which measures were active and which
    were missing, with the reason (:func:`missing_measures`).
@@ -50,6 +51,7 @@ from typing import Any
 import torch  # paid once per zygote, never per snippet
 
 from checker.scan import confine
+from checker.scan.taint import SALVAGE_SHARE, Taint, salvage
 
 _LENGTH = struct.Struct("!Q")
 FILENAME = "<snippet>"
@@ -252,15 +254,22 @@ def _child(args: dict[str, Any], work: str, out_path: str, result_fd: int) -> No
     sys.dont_write_bytecode = True
     _send(result_fd, {"measures": measures})
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+    taint = Taint()
+    budget = float(args["timeout_s"]) * SALVAGE_SHARE
     for index, program in enumerate(args["programs"]):
         started = time.perf_counter()
-        result = _execute(program, namespace)
+        result, rest = _execute(program, namespace, taint, index)
         result["seconds"] = time.perf_counter() - started
         if os.getpid() != me:  # a process the snippet forked got here: it must not report
             os._exit(0)
         with contextlib.suppress(Exception):
             sys.stdout.flush()
         _send(result_fd, {"index": index, **result})
+        if rest:
+            salvage(rest, namespace, (taint, index), budget, FILENAME)
+            if os.getpid() != me:
+                os._exit(0)
+            _send(result_fd, {"salvaged": index})  # the next program's deadline starts here
     _send(result_fd, {"done": True})
 
 
@@ -279,7 +288,8 @@ def _scrub_environment(work: str) -> None:
 
 def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing past the limit fails with EFBIG
-    cpu = int(float(args["timeout_s"]) * max(1, len(args.get("programs", ())))) + 1
+    programs = max(1, len(args.get("programs", ())))
+    cpu = int(float(args["timeout_s"]) * programs * (1 + SALVAGE_SHARE)) + 1
     measures: dict[str, Any] = {
         "cpu-seconds": confine.limit(resource.RLIMIT_CPU, cpu) and cpu,
         "file-bytes": confine.limit(resource.RLIMIT_FSIZE, int(args["file_bytes"]))
@@ -350,7 +360,11 @@ def readable_paths() -> list[str]:
     return sorted(p for p in {*installation, *SYSTEM_DIRS} if p and os.path.isdir(p))
 
 
-def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:
+def _execute(
+    program: dict[str, Any], namespace: dict[str, Any], taint: Taint, index_of_program: int
+) -> tuple[dict[str, Any], list[ast.stmt]]:
+    """Run one program's statements; its report, and the statements after the one that
+    raised (to salvage: :func:`checker.scan.taint.salvage`)."""
     supplied = _supply(program.get("customary", []), namespace)
     offsets: list[list[int]] = []
     values: dict[str, str] = {}
@@ -359,55 +373,82 @@ def _execute(program: dict[str, Any], namespace: dict[str, Any]) -> dict[str, An
     source = str(program["source"])
     mode = program["mode"]
     linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
-    report: dict[str, Any] = {"supplied": supplied, "values": values, "error": None}
+    tainted: dict[str, dict[str, int]] = {}
+    report: dict[str, Any] = {
+        "supplied": supplied,
+        "values": values,
+        "error": None,
+        "tainted": tainted,
+    }
     try:
         tree = ast.parse(source, FILENAME)
     except SyntaxError as exc:
         report.update(offsets=offsets, error=_error(exc, exc.lineno))
-        return report
+        return report, []
     resume = program.get("resume")
     body, index = list(tree.body), 0
     while index < len(body):
         node = body[index]
         start = _position()
+        unbound = taint.judged(node)
+        if unbound:
+            tainted[str(index)] = unbound
+        salvaged = {"salvaged": taint.from_salvage(node)}
         try:
             last = mode == "last" and node is body[-1]  # a notebook cell's value
             echo = mode == "single" or (last and isinstance(node, ast.Expr))
-            if watch.get(index) == "expr" and isinstance(node, ast.Expr):
-                value = eval(compile(ast.Expression(node.value), FILENAME, "eval"), namespace)
-                values[str(index)] = _repr(value)
-                if echo and value is not None:
-                    print(repr(value))
-            else:
-                if echo:
-                    code = compile(ast.Interactive([node]), FILENAME, "single")
-                else:
-                    code = compile(ast.Module([node], []), FILENAME, "exec")
-                exec(code, namespace)
-                name = watch.get(index)
-                if name and name != "expr" and name in namespace:
-                    values[str(index)] = _repr(namespace[name])
+            value = _statement(node, echo, watch.get(index), namespace)
+            if value is not None:
+                values[str(index)] = value
         except BaseException as exc:
             if index in raises and isinstance(exc, Exception):
                 # the article shows this exception: it is the statement's output, as in doctest
                 print(f"Traceback (most recent call last):\n  ...\n{type(exc).__name__}: {exc}")
-            elif _resumes(resume, index, exc):
+                offsets.append([start, _position()])
+                index += 1
+                continue
+            if _resumes(resume, index, exc):
                 # a known, trivial fault: the repaired program goes on from this statement
                 report["repaired_error"] = _error(exc, _line_of(exc, node.lineno))
                 body, resume = _repaired(str(resume["source"])), None  # type: ignore[index]
                 continue
-            else:  # the snippet's failure is the result
-                offsets.append([start, _position()])
-                report.update(offsets=offsets, error=_error(exc, _line_of(exc, node.lineno)))
-                return report
+            # the snippet's failure is the result
+            offsets.append([start, _position()])
+            error = _error(exc, _line_of(exc, node.lineno))
+            error.update(tainted=taint.judged_at(node, error["line"]), **salvaged)
+            report.update(offsets=offsets, error=error)
+            return report, _after_failure(
+                body[index:], exc, error, namespace, (taint, index_of_program)
+            )
+        taint.ran(node, namespace)
         offsets.append([start, _position()])
         index += 1
     report["offsets"] = offsets
-    return report
+    return report, []
+
+
+def _statement(
+    node: ast.stmt, echo: bool, watched: str | None, namespace: dict[str, Any]
+) -> str | None:
+    """Run one top-level statement (``echo``: print its value, as a console does); the repr
+    of the value ``watched`` names (``"expr"``: the expression's; else a name's), if any."""
+    if watched == "expr" and isinstance(node, ast.Expr):
+        value = eval(compile(ast.Expression(node.value), FILENAME, "eval"), namespace)
+        if echo and value is not None:
+            print(repr(value))
+        return _repr(value)
+    if echo:
+        code = compile(ast.Interactive([node]), FILENAME, "single")
+    else:
+        code = compile(ast.Module([node], []), FILENAME, "exec")
+    exec(code, namespace)
+    if watched and watched != "expr" and watched in namespace:
+        return _repr(namespace[watched])
+    return None
 
 
 def _supply(customary: list[list[str]], namespace: dict[str, Any]) -> list[str]:
-    """Import each customary name the snippet uses and nothing defined: the lines imported."""
+    """Import the customary names the program uses that nothing defined; the lines run."""
     supplied = []
     for name, line in customary:
         if name not in namespace and not hasattr(builtins, name):
@@ -415,6 +456,24 @@ def _supply(customary: list[list[str]], namespace: dict[str, Any]) -> list[str]:
                 exec(compile(line, "<customary>", "exec"), namespace)
                 supplied.append(line)
     return supplied
+
+
+def _after_failure(
+    body: list[ast.stmt],
+    exc: BaseException,
+    error: dict[str, Any],
+    namespace: dict[str, Any],
+    taint_of: tuple[Taint, int],
+) -> list[ast.stmt]:
+    """``body[0]`` raised: what it left undone is tainted; the statements after it to
+    salvage (none when a limit or the sandbox stopped it: those are tainted too)."""
+    taint, origin = taint_of
+    taint.undone(body[0], namespace, origin)
+    if not error["cause"] and isinstance(exc, Exception):
+        return body[1:]
+    for later in body[1:]:
+        taint.undone(later, namespace, origin)
+    return []
 
 
 def _repaired(source: str) -> list[ast.stmt]:

@@ -11,7 +11,12 @@ article's snippets in one session, then judge each one from its outcome.
   limit, or refused the network (the evidence says which limit and how to raise it); a
   placeholder or fragment (``tensor.add_(value)``, a training step using ``model``) that the
   article never defines; a ``NameError`` for a name an earlier snippet defines but that did
-  not run to the end; or the sandbox itself failed.
+  not run to the end; an error, or an output, of a statement that reads what an earlier
+  snippet's failure left undone (``taint``); or the sandbox itself failed.
+
+After a snippet raises, its statements that do not depend on the failure still run, silently
+(:mod:`checker.scan.taint`): a later snippet that uses what they define is judged, and its
+evidence says where the value came from.
 
 A snippet the sandbox stops for its output, its processes or a refused file access is
 ``broken``, its evidence starting with ``stopped by the sandbox:``.
@@ -33,6 +38,7 @@ import ast
 import dataclasses
 import re
 import signal
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from checker.scan import compare, names, outputs, repairs, sessions
@@ -43,7 +49,6 @@ from checker.scan.program import Expectation, Program, expectations, from_block
 from checker.scan.raising import RAISES, RUNS
 from checker.scan.readers.notebook import NOTEBOOK
 from checker.scan.sandbox import SandboxProgram, SnippetOutcome
-from checker.scan.sessions import Session
 from checker.scan.typography import restore
 
 #: Code that uses a CUDA device (``torch.cuda.amp`` names a module, not a device).
@@ -97,9 +102,6 @@ class Prepared:
     compile_error: tuple[int, str] | None = None
     #: Names the snippet binds.
     binds: frozenset[str] = frozenset()
-    #: Names it reads and does not bind, and of those it binds the ones it imports.
-    reads: frozenset[str] = frozenset()
-    imports: frozenset[str] = frozenset()
     customary: tuple[tuple[str, str], ...] = ()
     #: Only expressions (a list of method calls, as reference pages have), no statements.
     expressions_only: bool = False
@@ -188,13 +190,52 @@ def prepare(code: Block, shown: Block | None) -> Prepared:
         published_line,
         None,
         frozenset(names.bound(tree)),
-        frozenset(names.used(tree) - names.bound(tree)),
-        frozenset(names.imported(tree)),
         names.customary_for(tree),
         bool(tree.body) and all(isinstance(n, ast.Expr) for n in tree.body),
         repaired_how,
         repairs.plan(program.source, tree),
     )
+
+
+@dataclass(frozen=True)
+class Session:
+    """What the rest of the article says about a snippet's names."""
+
+    #: Names bound by the snippets before this one, with the first line binding each.
+    earlier: dict[str, int]
+    #: Names bound anywhere in the article.
+    anywhere: frozenset[str]
+    #: The programs of the session, by index (for what a failure left undone or what ran
+    #: after it: :attr:`SnippetOutcome.tainted`, :attr:`Error.salvaged`).
+    programs: tuple[Prepared, ...] = ()
+    #: What the snippets before say of code that raises (``checker.scan.sessions``): code
+    #: that raised as the article shows, and the calls made as statements of their own.
+    shown_raising: Mapping[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
+    calls: Mapping[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
+
+    def undone(self, touched: dict[str, int]) -> str:
+        """ "`x` and `y`, which the snippet at line 12 left undone when it raised"."""
+        named = " and ".join(f"`{name}`" for name in sorted(touched))
+        return f"{named}, which {self._snippet(min(touched.values()))} left undone when it raised"
+
+    def salvaged(self, used: Mapping[str, tuple[int, int]]) -> str:
+        """ "`x` comes from line 18 of the snippet at line 13, run after that snippet raised
+        (it does not depend on what raised)"."""
+        named = " and ".join(f"`{name}`" for name in sorted(used))
+        origin, source_line = min(used.values())
+        snippet = self._snippet(origin)
+        line = ""
+        if 0 <= origin < len(self.programs) and (program := self.programs[origin].program):
+            line = f" line {program.article_line(source_line)} of"
+        return (
+            f"{named} {'comes' if len(used) == 1 else 'come'} from{line} {snippet}, run after "
+            "that snippet raised (it does not depend on what raised)"
+        )
+
+    def _snippet(self, index: int) -> str:
+        if 0 <= index < len(self.programs):
+            return f"the snippet at line {self.programs[index].block.line}"
+        return "an earlier snippet"
 
 
 def judge(
@@ -239,7 +280,7 @@ def judge(
         contradiction = (where, evidence)
     if verdict is FindingVerdict.BROKEN and outcome.error is not None:
         # what the statements before the one that raised show is compared all the same
-        early = outputs.differences(prepared.expected, outcome, kinds=_kinds(prepared, outcome))
+        early = _early(prepared, outcome)
         if early:
             contradiction = (
                 early[0][0],
@@ -339,17 +380,17 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
             )
         if uses_cuda and _CUDA_ERROR.search(text):
             return FindingVerdict.NEEDS_CUDA, line, f"{text} (line {line}): it needs a CUDA device"
-        missing = _NAME_ERROR.search(error.message) if error.type == "NameError" else None
-        if missing is not None:
-            judged = _name_error(missing.group(1), prepared, outcome, session, text, line)
-            if judged is not None:
-                return judged
-        judged = sessions.earlier_verdict(program, prepared.reads, text, error.line, line, session)
+        judged = _not_its_fault(prepared, outcome, session, text, line)
+        if judged is not None:
+            return judged
+        judged = sessions.earlier_verdict(
+            program, text, error.line, line, session.shown_raising, session.calls
+        )
         if judged is not None:
             return judged
         said = outputs.said_to_run(prepared.expected, prepared.program, outcome)
         if said is not None:  # with what the statements before it show
-            found = outputs.differences(prepared.expected, outcome, kinds=_kinds(prepared, outcome))
+            found = _early(prepared, outcome)
             found.append(
                 (
                     said.line,
@@ -380,7 +421,16 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
                 f"line {shown.line}: the article shows {compare.brief(shown.text)!r}, the run "
                 f"raised {text!r} (line {line})",
             )
-        return FindingVerdict.BROKEN, line, f"raises {text} (line {line})"
+        where = f"; {session.salvaged(error.salvaged)}" if error.salvaged else ""
+        return FindingVerdict.BROKEN, line, f"raises {text} (line {line}){where}"
+    kept, depends = _independent(prepared.expected, outcome)
+    if depends and not kept:
+        return (
+            FindingVerdict.UNVERIFIED,
+            None,
+            f"runs; what it shows depends on {session.undone(depends)}",
+        )
+    prepared = dataclasses.replace(prepared, expected=kept)
     if not prepared.expected:
         note = "; it uses CUDA, absent here" if uses_cuda else ""
         return (
@@ -404,10 +454,55 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
     return FindingVerdict.SUPPORTED, None, "; ".join(shows)
 
 
+def _early(prepared: Prepared, outcome: SnippetOutcome) -> list[tuple[int, str]]:
+    """How what the statements before the one that raised show differs from the article
+    (those that read nothing an earlier failure left undone)."""
+    kept, _ = _independent(prepared.expected, outcome)
+    return outputs.differences(kept, outcome, kinds=_kinds(prepared, outcome))
+
+
 def _kinds(prepared: Prepared, outcome: SnippetOutcome) -> bool:
     """Whether what ran is compared on kinds and dtypes too: not when a repair changed them."""
     runtime = prepared.runtime
     return not (outcome.repaired_error and runtime is not None and runtime.values_only)
+
+
+def _independent(
+    expected: tuple[Expectation, ...], outcome: SnippetOutcome
+) -> tuple[tuple[Expectation, ...], dict[str, int]]:
+    """The outputs to compare: those of statements that read nothing an earlier failure left
+    undone; and the names the others read that it left undone (``taint``)."""
+    kept: list[Expectation] = []
+    depends: dict[str, int] = {}
+    for expectation in expected:
+        touched = [outcome.tainted.get(i) for i in range(expectation.first, expectation.last + 1)]
+        for names_of in touched:
+            depends.update(names_of or {})
+        if not any(touched):
+            kept.append(expectation)
+    return tuple(kept), depends
+
+
+def _not_its_fault(
+    prepared: Prepared, outcome: SnippetOutcome, session: Session, text: str, line: int
+) -> tuple[FindingVerdict, int | None, str] | None:
+    """The verdict of an error that is not the snippet's fault (a name an earlier snippet
+    defines, a placeholder, a value an earlier failure left undone), or ``None``."""
+    error = outcome.error
+    assert error is not None
+    missing = _NAME_ERROR.search(error.message) if error.type == "NameError" else None
+    if missing is not None:
+        judged = _name_error(missing.group(1), prepared, outcome, session, text, line)
+        if judged is not None:
+            return judged
+    touched = error.tainted
+    if touched:
+        return (
+            FindingVerdict.UNVERIFIED,
+            line,
+            f"raises {text} (line {line}) where it uses {session.undone(dict(touched))}",
+        )
+    return None
 
 
 def _name_error(  # noqa: PLR0917
