@@ -5,13 +5,14 @@ article's snippets in one session, then judge each one from its outcome.
   ``NameError`` only when the article defines the name nowhere before the snippet;
 * ``contradicted``: prints (or evaluates to) other than the article shows (see ``compare``
   and ``values``);
-* ``supported``: prints what the article shows;
+* ``supported``: prints what the article shows, or raises the error the article quotes right
+  after it (``announced``);
 * ``needs-cuda``: uses CUDA, which is absent, and fails or prints other than shown because of it;
 * ``unverified``: runs but the article shows no output to compare; stopped by a time or memory
   limit, or refused the network (the evidence says which limit and how to raise it); a
   placeholder or fragment (``tensor.add_(value)``, a training step using ``model``) that the
   article never defines; a ``NameError`` for a name an earlier snippet defines but that did
-  not run to the end; or the sandbox itself failed.
+  not run to the end; an error the article quotes elsewhere; or the sandbox itself failed.
 
 A snippet the sandbox stops for its output, its processes or a refused file access is
 ``broken``, its evidence starting with ``stopped by the sandbox:``.
@@ -33,9 +34,10 @@ import ast
 import dataclasses
 import re
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from checker.scan import compare, names
+from checker.scan.announced import Announcements, catches, quoted_at
 from checker.scan.document import Block
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.indent import repair
@@ -193,6 +195,8 @@ class Session:
     earlier: dict[str, int]
     #: Names bound anywhere in the article.
     anywhere: frozenset[str]
+    #: The article's words after the snippet and everywhere: errors it quotes.
+    words: Announcements = field(default_factory=Announcements)
 
 
 def judge(
@@ -316,6 +320,9 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
                 f"line {shown.line}: the article shows {compare.brief(shown.text)!r}, the run "
                 f"raised {text!r} (line {line})",
             )
+        quoted = _announced(prepared, error.type, error.message, session, text, line)
+        if quoted is not None:
+            return quoted
         return FindingVerdict.BROKEN, line, f"raises {text} (line {line})"
     if not prepared.expected:
         note = "; it uses CUDA, absent here" if uses_cuda else ""
@@ -400,6 +407,32 @@ def _name_error(  # noqa: PLR0917
             line,
             f"a placeholder: `{name}` (line {line}) stands for a value the article never "
             "defines; the snippet is documentation, not a program",
+        )
+    return None
+
+
+def _announced(  # noqa: PLR0917
+    prepared: Prepared, error_type: str, message: str, session: Session, text: str, line: int
+) -> tuple[FindingVerdict, int | None, str] | None:
+    """The verdict of an error the article quotes (see :mod:`checker.scan.announced`), or
+    ``None`` where it quotes none, or the snippet catches the error and lets it escape."""
+    assert prepared.program is not None
+    if catches(prepared.program.source, error_type):
+        return None
+    shown = quoted_at(session.words.after, error_type, message)
+    if shown is not None:
+        return (
+            FindingVerdict.SUPPORTED,
+            None,
+            f"raises {text} (line {line}), as the article says at line {shown}",
+        )
+    shown = quoted_at(session.words.article, error_type, message)
+    if shown is not None:
+        return (
+            FindingVerdict.UNVERIFIED,
+            line,
+            f"raises {text} (line {line}), the error the article quotes at line {shown}: "
+            "whether this snippet is meant to raise it is not decided",
         )
     return None
 
