@@ -162,6 +162,9 @@ def test_a_language_that_writes_only_shared_letters_takes_the_text_that_holds_no
         ("reshape は常にビューを返すとは限らない", "ja", True),
         ("すべてを float16 にするわけではありません", "ja", True),
         ("detach はデータをコピーしない", "ja", False),
+        # "it is not that" without a word of all denies what it follows
+        ("チェックポイントは計算なしでメモリを減らせるわけではない", "ja", False),
+        ("체크포인트가 계산 없이 메모리를 줄이는 것은 아니다", "ko", False),
         ("모든 연산을 float16으로 바꾸는 것은 아니다", "ko", True),
         ("reshape가 항상 뷰를 반환하지는 않는다", "ko", True),
         ("detach는 데이터를 복사하지 않는다", "ko", False),

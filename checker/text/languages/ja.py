@@ -62,8 +62,11 @@ JAPANESE = Language(
         r"でしょうか|(?<!同じ)ように|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]|たら、|ならば|べきか|か迷"
         r"|場合があ|ことがあ|かもしれ|によって(?:は|異な|変わ)"
     ),
-    # "not necessarily" (とは限らない), "it is not that" (わけではない)
-    partial_negation=re.compile(r"とは限ら|わけでは(?:な|あり)|わけじゃな"),
+    # "not necessarily" (とは限らない); "it is not that" (わけではない) after a word of all or
+    # always ("すべてを…わけではない"): without one, わけではない denies what it follows
+    partial_negation=re.compile(
+        r"とは限ら|(?:すべて|全て|全部|いつも|常に|必ず)[^。、]{0,30}?わけ(?:では(?:な|あり)|じゃな)"
+    ),
     reach=50,
     says_deprecated=re.compile(r"非推奨|廃止|推奨されな"),
     yes_marks=frozenset(["○", "◯", "はい", "可", "あり"]),
