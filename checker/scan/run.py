@@ -15,7 +15,7 @@ from checker import record as record_mod
 from checker.cache import Cache
 from checker.registry import Registry
 from checker.runner import Runner
-from checker.scan import api, latent, snippets, statements
+from checker.scan import announced, api, latent, snippets, statements
 from checker.scan import history as history_mod
 from checker.scan.document import BlockKind, Document, ReadError
 from checker.scan.findings import FileError, FindingVerdict, ScanFinding, ScanResult
@@ -329,10 +329,14 @@ def _run_article(  # noqa: PLR0917
         options.limits.memory_bytes,
     )
     anywhere = frozenset(name for p in prepared for name in p.binds)
+    blocks = document.blocks
+    article = announced.words_of(blocks)
+    where = {id(block): index for index, block in enumerate(blocks)}
     earlier: dict[str, int] = {}
     found = []
     for item in prepared:
-        session = snippets.Session(dict(earlier), anywhere, tuple(runnable))
+        words = announced.around(blocks, where[id(item.block)], article)
+        session = snippets.Session(dict(earlier), anywhere, words, tuple(runnable))
         found.append(snippets.judge(item, outcomes.get(id(item)), context, session))
         for name in item.binds:
             earlier.setdefault(name, item.block.line)

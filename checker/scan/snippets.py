@@ -5,14 +5,16 @@ article's snippets in one session, then judge each one from its outcome.
   ``NameError`` only when the article defines the name nowhere before the snippet;
 * ``contradicted``: prints (or evaluates to) other than the article shows (see ``compare``
   and ``values``);
-* ``supported``: prints what the article shows;
+* ``supported``: prints what the article shows, or raises the error the article quotes right
+  after it (``announced``);
 * ``needs-cuda``: uses CUDA, which is absent, and fails or prints other than shown because of it;
 * ``unverified``: runs but the article shows no output to compare; stopped by a time or memory
   limit, or refused the network (the evidence says which limit and how to raise it); a
   placeholder or fragment (``tensor.add_(value)``, a training step using ``model``) that the
   article never defines; a ``NameError`` for a name an earlier snippet defines but that did
   not run to the end; an error, or an output, of a statement that reads what an earlier
-  snippet's failure left undone (``taint``); or the sandbox itself failed.
+  snippet's failure left undone (``taint``); an error the article quotes elsewhere; or the
+  sandbox itself failed.
 
 After a snippet raises, its statements that do not depend on the failure still run, silently
 (:mod:`checker.scan.taint`): a later snippet that uses what they define is judged, and its
@@ -39,9 +41,10 @@ import dataclasses
 import re
 import signal
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from checker.scan import compare, names
+from checker.scan.announced import Announcements, catches, quoted_at
 from checker.scan.document import Block
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.indent import repair
@@ -199,6 +202,8 @@ class Session:
     earlier: dict[str, int]
     #: Names bound anywhere in the article.
     anywhere: frozenset[str]
+    #: The article's words after the snippet and everywhere: errors it quotes.
+    words: Announcements = field(default_factory=Announcements)
     #: The programs of the session, by index (for what a failure left undone or what ran
     #: after it: :attr:`SnippetOutcome.tainted`, :attr:`Error.salvaged`).
     programs: tuple[Prepared, ...] = ()
@@ -270,6 +275,28 @@ def judge(
     )
 
 
+def _shown_traceback(
+    prepared: Prepared, text: str, line: int
+) -> tuple[FindingVerdict, int | None, str] | None:
+    """The verdict on a snippet that raised ``text`` at ``line`` when the output shown under
+    it is a traceback: supported when it is this error, else contradicted."""
+    shown = next(
+        (e for e in prepared.expected if e.source == "block" and compare.shown_exception(e.text)),
+        None,
+    )
+    if shown is None:
+        return None
+    raised = f"Traceback (most recent call last):\n{text}"
+    if compare.matches(shown.text, raised):
+        return FindingVerdict.SUPPORTED, None, f"raises {text} (line {line}), as the article shows"
+    return (
+        FindingVerdict.CONTRADICTED,
+        shown.line,
+        f"line {shown.line}: the article shows {compare.brief(shown.text)!r}, the run "
+        f"raised {text!r} (line {line})",
+    )
+
+
 def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
     prepared: Prepared, outcome: SnippetOutcome, context: Context, session: Session
 ) -> tuple[FindingVerdict, int | None, str]:
@@ -325,28 +352,12 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
         judged = _not_its_fault(prepared, outcome, session, text, line)
         if judged is not None:
             return judged
-        shown = next(
-            (
-                e
-                for e in prepared.expected
-                if e.source == "block" and compare.shown_exception(e.text)
-            ),
-            None,
-        )
-        if shown is not None:  # the output shown under the code is this traceback (a notebook's)
-            raised = f"Traceback (most recent call last):\n{text}"
-            if compare.matches(shown.text, raised):
-                return (
-                    FindingVerdict.SUPPORTED,
-                    None,
-                    f"raises {text} (line {line}), as the article shows",
-                )
-            return (
-                FindingVerdict.CONTRADICTED,
-                shown.line,
-                f"line {shown.line}: the article shows {compare.brief(shown.text)!r}, the run "
-                f"raised {text!r} (line {line})",
-            )
+        shown = _shown_traceback(prepared, text, line)
+        if shown is not None:  # the output shown under the code is a traceback (a notebook's)
+            return shown
+        quoted = _announced(prepared, error.type, error.message, session, text, line)
+        if quoted is not None:
+            return quoted
         where = f"; {session.salvaged(error.salvaged)}" if error.salvaged else ""
         return FindingVerdict.BROKEN, line, f"raises {text} (line {line}){where}"
     kept, depends = _independent(prepared.expected, outcome)
@@ -478,6 +489,32 @@ def _name_error(  # noqa: PLR0917
             line,
             f"a placeholder: `{name}` (line {line}) stands for a value the article never "
             "defines; the snippet is documentation, not a program",
+        )
+    return None
+
+
+def _announced(  # noqa: PLR0917
+    prepared: Prepared, error_type: str, message: str, session: Session, text: str, line: int
+) -> tuple[FindingVerdict, int | None, str] | None:
+    """The verdict of an error the article quotes (see :mod:`checker.scan.announced`), or
+    ``None`` where it quotes none, or the snippet catches the error and lets it escape."""
+    assert prepared.program is not None
+    if catches(prepared.program.source, error_type):
+        return None
+    shown = quoted_at(session.words.after, error_type, message)
+    if shown is not None:
+        return (
+            FindingVerdict.SUPPORTED,
+            None,
+            f"raises {text} (line {line}), as the article says at line {shown}",
+        )
+    shown = quoted_at(session.words.article, error_type, message)
+    if shown is not None:
+        return (
+            FindingVerdict.UNVERIFIED,
+            line,
+            f"raises {text} (line {line}), the error the article quotes at line {shown}: "
+            "whether this snippet is meant to raise it is not decided",
         )
     return None
 

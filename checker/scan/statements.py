@@ -82,10 +82,11 @@ def mentions_in(
     marks = table.statements(block.header, block.cells, lang)
     if marks:  # a table row of marks: the statements it makes, quoted as the row
         return _marked(block, lang, marks, claims, about)
-    for offset, sentence in _with_examples(reading.sentences(block.text), lang):
-        if _MEASURED_ROLE.search(sentence):
+    for offset, written in _with_examples(reading.sentences(block.text), lang):
+        if _MEASURED_ROLE.search(written):
             continue  # it reports a measured value: the docs build checks it
         line = block.line_at(offset)
+        sentence = _ADDRESS.sub(_spaces, written)  # a link's words state nothing
         named = _named_subject(sentence, subjects)
         read = sentence
         if named is None and topic.subject:
@@ -94,7 +95,7 @@ def mentions_in(
             read = demonstrative.sub(f"`{topic.subject}`", sentence, count=1)
         if named is not None:
             topic.subject = named
-        original = sentence if read != sentence else ""
+        original = written if read != written else ""
         written_in = _written_in(sentence, lang)
         matched = reading.mentions(read, written_in, list(claims))  # type: ignore[arg-type]
         matched += _ordered(read, written_in, claims, {m.claim.id for m in matched})
@@ -108,8 +109,20 @@ def mentions_in(
             and _is_sentence(sentence)
             and (_TORCH_NAME.search(sentence) or any(s in sentence for s in api_subjects))
         ):
-            found.append(SentenceMention(block, line, sentence, lang, None))
+            found.append(SentenceMention(block, line, written, lang, None))
     return found
+
+
+#: A web address, or a slug standing alone (``how-to-copy-a-tensor-with-clone-and-detach``):
+#: the words of a link, which name a page and state nothing.
+_ADDRESS = re.compile(
+    r"(?:\bhttps?://|\bwww\.)[^\s<>\"'`]+|(?<![\w-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+){4,}(?![\w-])"
+)
+
+
+def _spaces(match: re.Match[str]) -> str:
+    """As many spaces as the match: offsets into the sentence stay valid."""
+    return " " * len(match.group(0))
 
 
 def _ordered(
@@ -382,6 +395,9 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     marker = language.indirect.search(words)
     if marker:
         return f"it speaks about a statement ('{marker.group(0)}')"
+    partial = language.partial_negation.search(words)
+    if partial:
+        return f"its negation bears on a quantifier ('{partial.group(0)}'), not on the claim"
     if vocabulary is None:
         return None
     lowered = prose.lower()
@@ -402,8 +418,13 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     return None
 
 
-#: Punctuation that separates what comes before it from what follows, for the scanner.
-_CLAUSE_BREAK = re.compile(r"[:;：；]|\s[-–—]\s|\bbut\b|\bwhere\b|\bwhereas\b")
+#: Punctuation that separates what comes before it from what follows, for the scanner; and
+#: "and" opening a clause whose subject is a pronoun, which may point back at any noun
+#: before it ("X is recognised by autograd and it creates a copy": X does, not autograd).
+_CLAUSE_BREAK = re.compile(
+    r"[:;：；]|\s[-–—]\s|\bbut\b|\bwhere\b|\bwhereas\b|\band\s+(?:it|they|this|these|those)\b",
+    re.IGNORECASE,
+)
 #: A clause after a semicolon that opens by pointing back at the subject of the one before
 #: ("`use_reentrant` is optional; the default prints nothing"): it goes on about that subject.
 _ANAPHORA = re.compile(r"(?<=;)\s*(?:it|this|that|the default|its default)\b", re.IGNORECASE)

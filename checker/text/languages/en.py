@@ -113,6 +113,12 @@ ENGLISH = Language(
         r"depending on)\b|\?",
         re.IGNORECASE,
     ),
+    # "does not convert everything", "not always", "not necessarily" ("not ... at all" is a
+    # negation made stronger, not a quantifier)
+    partial_negation=re.compile(
+        r"(?:\bnot|n't)\s+(?:\w+\s+){0,2}?(?<!\bat\s)(?:all|every\w*|always|necessarily)\b",
+        re.IGNORECASE,
+    ),
     reach=60,
     says_deprecated=re.compile(r"deprecat|no longer recommended|legacy", re.IGNORECASE),
     yes_marks=frozenset(["✓", "✔", "✅", "yes", "true"]),
