@@ -157,6 +157,11 @@ class Language:
     #: speech ("the article says", ``と述べ``, ``라고``), judgements of other texts ("myth",
     #: ``誤解``), hedges ("may", ``場合がある``), conditionals and questions.
     indirect: re.Pattern[str]
+    #: A modal after a case the sentence has just named ("in this case, there would be no
+    #: error"): it says what happens in that case, so it is no hedge; it is left out before
+    #: :attr:`indirect` is searched. :data:`NEVER` where the language's modals are not
+    #: markers of :attr:`indirect`.
+    stated_case: re.Pattern[str]
     #: How far apart (characters of prose) a subject and its predicate may stand for a
     #: sentence to state a claim: ``60`` in English, ``50`` in Japanese and Korean.
     reach: int

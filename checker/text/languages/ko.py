@@ -59,6 +59,7 @@ KOREAN = Language(
         r"글에서|글은|글의|글이|기사|주장|오해|잘못|틀린|틀렸|만약|인지|라고|다고|"
         r"도록|경우에만|때만|보장|증명|[?？]|경우가 있|에 따라"
     ),
+    stated_case=NEVER,  # its modals (것이다, 겠다) are no markers of indirect speech
     reach=50,
     says_deprecated=re.compile(r"권장되지 않|더 이상 (?:사용|권장)|지원 중단|폐기"),
     yes_marks=frozenset(["o", "예", "네", "있음"]),
