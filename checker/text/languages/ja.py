@@ -62,7 +62,7 @@ JAPANESE = Language(
         r"でしょうか|(?<!同じ)ように(?!な)|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]|たら、|ならば|べきか|か迷"
         r"|場合があ|ことがあ|によって(?:は|異な|変わ)"
     ),
-    stated_case=NEVER,  # its modals (だろう, 것이다) are no markers of indirect speech
+    stated_case=NEVER,  # its modals (だろう, でしょう) are no markers of indirect speech
     reach=50,
     says_deprecated=re.compile(r"非推奨|廃止|推奨されな"),
     yes_marks=frozenset(["○", "◯", "はい", "可", "あり"]),
