@@ -161,6 +161,11 @@ class Language:
     #: everything", "not always", ``とは限らない``, ``항상 …지는 않다``. Not true of all is not
     #: false: such a sentence neither asserts nor denies a claim.
     partial_negation: re.Pattern[str]
+    #: A modal after a case the sentence has just named ("in this case, there would be no
+    #: error"): it says what happens in that case, so it is no hedge; it is left out before
+    #: :attr:`indirect` is searched. :data:`NEVER` where the language's modals are not
+    #: markers of :attr:`indirect`.
+    stated_case: re.Pattern[str]
     #: How far apart (characters of prose) a subject and its predicate may stand for a
     #: sentence to state a claim: ``60`` in English, ``50`` in Japanese and Korean.
     reach: int

@@ -66,6 +66,7 @@ KOREAN = Language(
     partial_negation=re.compile(
         r"(?:모든|모두|전부|항상|늘|반드시|꼭)[^.,]{0,30}?(?:(?:것은|건)\s*아니|(?:지는|지만은)\s*않)"
     ),
+    stated_case=NEVER,  # its modals (것이다, 겠다) are no markers of indirect speech
     reach=50,
     says_deprecated=re.compile(r"권장되지 않|더 이상 (?:사용|권장)|지원 중단|폐기"),
     yes_marks=frozenset(["o", "예", "네", "있음"]),
