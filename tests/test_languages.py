@@ -70,7 +70,7 @@ def test_an_unknown_code_is_refused_with_the_known_ones() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES, ids=LANGS)
 def test_every_language_fills_every_field(lang: Language) -> None:
     fields = dataclasses.fields(Language)
-    assert len(fields) == 39
+    assert len(fields) == 41
     for field in fields:
         assert _conforms(getattr(lang, field.name), HINTS[field.name]), field.name
     for name in CHARACTER_FIELDS:  # the inside of a character class, or nothing
@@ -89,6 +89,7 @@ def test_every_language_fills_every_field(lang: Language) -> None:
         "example_marker",
         "heading_predicate",
         "indirect",
+        "partial_negation",
         "says_deprecated",
         "says_raises",
         "says_runs",
@@ -152,3 +153,27 @@ def test_a_language_that_writes_only_shared_letters_takes_the_text_that_holds_no
     assert detect("切片操作返回的视图与原张量共享同一块存储。", among) == "zh_CN"
     assert detect("スライスはビューを返し、元のテンソルと記憶域を共有する。", among) == "ja"
     assert detect("슬라이스는 뷰를 반환합니다.", among) == "ko"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "partial"),
+    [
+        ("autocast does not convert everything to float16", "en", True),
+        ("a reshape is not always a view", "en", True),
+        ("add_ does not allocate at all", "en", False),
+        ("detach does not copy the data", "en", False),
+        ("reshape は常にビューを返すとは限らない", "ja", True),
+        ("すべてを float16 にするわけではありません", "ja", True),
+        ("detach はデータをコピーしない", "ja", False),
+        # "it is not that" without a word of all denies what it follows
+        ("チェックポイントは計算なしでメモリを減らせるわけではない", "ja", False),
+        ("체크포인트가 계산 없이 메모리를 줄이는 것은 아니다", "ko", False),
+        ("모든 연산을 float16으로 바꾸는 것은 아니다", "ko", True),
+        ("reshape가 항상 뷰를 반환하지는 않는다", "ko", True),
+        ("detach는 데이터를 복사하지 않는다", "ko", False),
+    ],
+)
+def test_a_negation_that_bears_on_a_quantifier_is_partial(
+    text: str, lang: str, partial: bool
+) -> None:
+    assert bool(language(lang).partial_negation.search(text)) is partial  # type: ignore[arg-type]

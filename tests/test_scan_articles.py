@@ -73,6 +73,11 @@ SNIPPETS = [
      f"in the code run with {AS_FLOATS.format('[2, 4]', '[2.0, 4.0]')} (as published: raises "
      f"{INTEGER} (line 45)): line 49: the article states '[12, 14]', the run printed "
      "'tensor([2., 4.], requires_grad=True)'"),
+    ("en/raising.md", 55, "en", U, False, NOTHING),
+    ("en/raising.md", 63, "en", U, False,
+     "raises RuntimeError: shape '[4]' is invalid for input of size 6 (line 63): `s.view(4)` is "
+     "the call of line 57 (`s.view(6)`) with other arguments, meant to take its place rather "
+     "than to run after it"),
     ("en/snippets.md", 10, "en", S, False, SHOWN),
     ("en/snippets.md", 18, "en", S, False, SHOWN),
     ("en/snippets.md", 26, "en", S, False, SHOWN),
@@ -105,15 +110,12 @@ SNIPPETS = [
      "line 11: the article shows 'tensor([1., 1.]) | 4.0', the run printed 'tensor([1., 1.], "
      "requires_grad=True) | 4.0'"),
     ("ja/pasted.txt", 16, "ja", S, False,
-     f"raises {NO_GRAD} (line 18), as the article shows"),
-    ("ja/pasted.txt", 25, "ja", S, False,
-     f"raises {NO_GRAD} (line 27), as the article shows for the same code at line 16"),
-    ("ja/pasted.txt", 29, "ja", U, False,
-     f"raises {NO_GRAD} (line 29): `r.sum().backward(retain_graph=True)` is the call of line 27 "
-     "(`r.sum().backward()`) with other arguments, meant to take its place rather than to run "
-     "after it"),
-    ("ja/pasted.txt", 34, "ja", C, False,
-     f"line 34: the article's comment says 'エラーにならない', the line raised '{LEAF}' (line 34)"),
+     f"raises {NO_GRAD} (line 18), as the article says at line 22"),
+    ("ja/pasted.txt", 30, "ja", C, False,
+     "line 30: the article shows 'ValueError: cannot reshape tensor', the run raised "
+     "\"RuntimeError: shape '[5]' is invalid for input of size 6\" (line 28)"),
+    ("ja/pasted.txt", 38, "ja", C, False,
+     f"line 38: the article's comment says 'エラーにならない', the line raised '{LEAF}' (line 38)"),
     ("ko/guide.rst", 8, "ko", S, False, SHOWN),
     ("ko/guide.rst", 17, "ko", B, False,
      "raises RuntimeError: Tensors must have same number of dimensions: got 1 and 2 (line 17)"),

@@ -283,3 +283,70 @@ def test_an_article_in_a_language_we_do_not_read_is_read_with_the_source_rules(
     )
     findings = [(f.lang, f.claim, f.verdict.value) for f in scan_prose(tmp_path).findings]
     assert findings == [("en", None, "unverified")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        # a negation that bears on a quantifier: not true of all is not false
+        (
+            "No, `autocast` does not cast every operation to float16, because many are not "
+            "stable enough in it.",
+            [("amp/matmul-linear-conv-run-in-lower-precision", "unverified")],
+        ),
+        (
+            "`autocast` はすべての演算を float16 にするわけではありません。",
+            [("amp/matmul-linear-conv-run-in-lower-precision", "unverified")],
+        ),
+        (
+            "`autocast`는 모든 연산을 float16으로 바꾸는 것은 아니다.",
+            [("amp/matmul-linear-conv-run-in-lower-precision", "unverified")],
+        ),
+        # the same claims denied outright: still contradicted
+        (
+            "`autocast` does not run `matmul` in float16.",
+            [("amp/matmul-linear-conv-run-in-lower-precision", "contradicted")],
+        ),
+        (
+            "`autocast`는 `matmul`을 float16으로 실행하지 않는다.",
+            [("amp/matmul-linear-conv-run-in-lower-precision", "contradicted")],
+        ),
+        # a hedged negation ("may not") is no denial
+        (
+            "`requires_grad=True`인 텐서에 in-place 연산을 하면 계산 그래프가 제대로 기록되지 "
+            "않을 수 있다.",
+            [("saved-tensors/graph-needs-requires-grad", "unverified")],
+        ),
+        (
+            "`requires_grad` が True のテンソルでは計算グラフが記録されないかもしれません。",
+            [("saved-tensors/graph-needs-requires-grad", "unverified")],
+        ),
+        (
+            "`requires_grad=True`인 텐서에 in-place 연산을 하면 계산 그래프가 기록되지 않는다.",
+            [("saved-tensors/graph-needs-requires-grad", "contradicted")],
+        ),
+        # "and it" opens a clause about something else than autograd, the agent before it
+        (
+            "`clone()` is tracked by autograd and it makes a copy of the data.",
+            [
+                ("saved-tensors/myth-saving-copies-tensors", "unverified"),
+                ("views/clone-copies-and-stays-in-graph", "unverified"),
+            ],
+        ),
+        (
+            "In PyTorch, autograd makes a copy of every tensor it saves.",
+            [("saved-tensors/myth-saving-copies-tensors", "contradicted")],
+        ),
+        # the words of a link state nothing; the same words as a sentence do
+        ("Source: https://example.org/posts/why-detach-makes-a-copy-of-the-tensor", []),
+        ("Read why-detach-makes-a-copy-of-the-tensor next.", []),
+        (
+            "`detach()` makes a copy of the tensor.",
+            [("views/detach-shares-storage-outside-graph", "contradicted")],
+        ),
+    ],
+)
+def test_shapes_of_real_posts_that_were_false_alarms(
+    sentence: str, found: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    assert _claim_findings(sentence, tmp_path) == found

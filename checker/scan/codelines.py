@@ -54,6 +54,7 @@ class CodeLineKind(enum.Enum):
 
 def split_blocks(lines: list[str], first_line: int) -> list[Block]:
     """Prose paragraphs and code snippets of ``lines`` (article line ``first_line`` onwards)."""
+    lines = [_unfenced(line) for line in lines]
     kinds = classify(lines)
     blocks: list[Block] = []
     prose: list[int] = []
@@ -83,6 +84,33 @@ def split_blocks(lines: list[str], first_line: int) -> list[Block]:
         i += 1
     blocks.extend(_paragraphs(lines, prose, first_line))
     return split_outputs(_shown_outputs(sorted(blocks, key=lambda b: b.line)), lines, first_line)
+
+
+#: A Markdown fence's opening line: its marks and what follows them.
+_FENCE = re.compile(r"^(\s*)(?:`{3,}|~{3,})(.*)$")
+
+
+def fence_code(info: str) -> bool:
+    """Whether what follows a fence's marks is code written on the fence line
+    (```` ```x = torch.ones(5) ````, as some blogs publish it), not a language or a title."""
+    info = info.strip()
+    if not info or re.fullmatch(r"[\w+#.-]+", info) or info.startswith("{"):
+        return False
+    try:
+        tree = ast.parse(info)
+    except (SyntaxError, ValueError):
+        return False
+    # a language and a title (```python:train.py) parse as a bare annotation
+    return not any(isinstance(n, ast.AnnAssign) and n.value is None for n in tree.body)
+
+
+def _unfenced(line: str) -> str:
+    """``line`` without the fence marks in front of code written on a fence's opening line:
+    a plain-text copy of a Markdown post keeps its fences, and that first line is code."""
+    fence = _FENCE.match(line)
+    if fence is None or not fence_code(fence.group(2)):
+        return line
+    return fence.group(1) + fence.group(2).strip()
 
 
 #: A line that announces what the code above printed: "Output:", "実行結果:", "결과창:".
@@ -284,12 +312,19 @@ def _code_run_end(kinds: list[CodeLineKind], start: int) -> int:
 
 
 def _trim(kinds: list[CodeLineKind], start: int, end: int) -> tuple[int, int]:
-    """Drop leading weak lines (headings), leading comments without code, trailing blanks."""
+    """Drop leading weak lines (headings), leading comments without code, trailing blanks,
+    and a trailing weak line standing apart after a blank line (a section title after the
+    code: "Reference", ``Summary``)."""
     while start < end and kinds[start] in (CodeLineKind.WEAK, CodeLineKind.BLANK):
         start += 1
-    while end > start and kinds[end - 1] is CodeLineKind.BLANK:
+    while True:
+        while end > start and kinds[end - 1] is CodeLineKind.BLANK:
+            end -= 1
+        if not (end - 1 > start and kinds[end - 1] is CodeLineKind.WEAK):
+            return start, end
+        if kinds[end - 2] is not CodeLineKind.BLANK:
+            return start, end
         end -= 1
-    return start, end
 
 
 def _split(

@@ -50,9 +50,10 @@ def shown_exception(text: str, *, bare: bool = False) -> tuple[str, str] | None:
     return None
 
 
-def brief(text: str) -> str:
-    """What a shown output says, in a line: the exception of a traceback, else the text."""
-    exception = shown_exception(text)
+def brief(text: str, *, bare: bool = False) -> str:
+    """What a shown output says, in a line: the exception of a traceback (``bare``: see
+    :func:`shown_exception`), else the text."""
+    exception = shown_exception(text, bare=bare)
     return f"{exception[0]}: {exception[1]}".rstrip(": ") if exception else text
 
 

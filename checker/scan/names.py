@@ -42,10 +42,21 @@ PLACEHOLDERS = frozenset(
 
 def bound(tree: ast.AST) -> set[str]:
     """Names a piece of code binds anywhere in it: assignments, loop and ``with`` targets,
-    imports, functions and classes (not parameters: they are local to their function)."""
+    imports, functions and classes (not parameters: they are local to their function; nor
+    the target of an augmented assignment, ``tensor += value``, which reads the name first:
+    it updates a name bound elsewhere, or raises ``NameError`` where none is)."""
+    updated = {
+        id(node.target)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name)
+    }
     found: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        if (
+            isinstance(node, ast.Name)
+            and isinstance(node.ctx, ast.Store)
+            and id(node) not in updated
+        ):
             found.add(node.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:

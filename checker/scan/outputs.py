@@ -10,7 +10,8 @@
 
 Where the run went on in repaired code whose dtypes the repair changed
 (:attr:`~checker.scan.repairs.RuntimeRepair.values_only`), values are compared, not their
-kinds. Only the statements that ran are compared.
+kinds. Only the statements that ran are compared, and of them only those that read nothing an
+earlier failure left undone (:func:`independent`, ``checker.scan.taint``).
 """
 
 from __future__ import annotations
@@ -75,6 +76,22 @@ def differences(
             )
         )
     return found
+
+
+def independent(
+    expected: tuple[Expectation, ...], outcome: SnippetOutcome
+) -> tuple[tuple[Expectation, ...], dict[str, int]]:
+    """The outputs to compare: those of statements that read nothing an earlier failure left
+    undone; and the names the others read that it left undone (``taint``)."""
+    kept: list[Expectation] = []
+    depends: dict[str, int] = {}
+    for expectation in expected:
+        touched = [outcome.tainted.get(i) for i in range(expectation.first, expectation.last + 1)]
+        for names_of in touched:
+            depends.update(names_of or {})
+        if not any(touched):
+            kept.append(expectation)
+    return tuple(kept), depends
 
 
 def said_to_run(

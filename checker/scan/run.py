@@ -15,7 +15,7 @@ from checker import record as record_mod
 from checker.cache import Cache
 from checker.registry import Registry
 from checker.runner import Runner
-from checker.scan import api, latent, sessions, snippets, statements
+from checker.scan import announced, api, latent, sessions, snippets, statements
 from checker.scan import history as history_mod
 from checker.scan.document import BlockKind, Document, ReadError
 from checker.scan.findings import FileError, FindingVerdict, ScanFinding, ScanResult
@@ -329,21 +329,29 @@ def _run_article(  # noqa: PLR0917
         options.limits.memory_bytes,
     )
     anywhere = frozenset(name for p in prepared for name in p.binds)
+    blocks = document.blocks
+    article = announced.words_of(blocks)
+    where = {id(block): index for index, block in enumerate(blocks)}
     earlier: dict[str, int] = {}
-    log = sessions.SnippetLog()
+    calls: dict[str, tuple[int, str]] = {}
     firsts: list[ScanFinding] = []  # one per snippet, as ``latent`` reads them
     more: list[ScanFinding] = []
     for item in prepared:
         ran = outcomes.get(id(item))
+        words = announced.around(blocks, where[id(item.block)], article)
         session = snippets.Session(
-            dict(earlier), anywhere, tuple(runnable), dict(log.shown_raising), dict(log.calls)
+            dict(earlier),
+            anywhere,
+            words,
+            tuple(runnable),
+            dict(calls),
         )
         first, *rest = snippets.judge(item, ran, context, session)
         firsts.append(first)
         more += rest
         for name in item.binds:
             earlier.setdefault(name, item.block.line)
-        log.record(item.block.line, item.program, ran, first.verdict)
+        sessions.record(calls, item.program)
     if document.program is not None:  # one program: what its run does not reach is read
         firsts = latent.with_latent(firsts, prepared)
         more += latent.whole_program(document, lang, firsts)

@@ -5,14 +5,16 @@ article's snippets in one session, then judge each one from its outcome.
   ``NameError`` only when the article defines the name nowhere before the snippet;
 * ``contradicted``: prints (or evaluates to) other than the article shows (see ``compare``
   and ``values``);
-* ``supported``: prints what the article shows;
+* ``supported``: prints what the article shows, or raises the error the article quotes right
+  after it (``announced``);
 * ``needs-cuda``: uses CUDA, which is absent, and fails or prints other than shown because of it;
 * ``unverified``: runs but the article shows no output to compare; stopped by a time or memory
   limit, or refused the network (the evidence says which limit and how to raise it); a
   placeholder or fragment (``tensor.add_(value)``, a training step using ``model``) that the
   article never defines; a ``NameError`` for a name an earlier snippet defines but that did
   not run to the end; an error, or an output, of a statement that reads what an earlier
-  snippet's failure left undone (``taint``); or the sandbox itself failed.
+  snippet's failure left undone (``taint``); an error the article quotes elsewhere; or the
+  sandbox itself failed.
 
 After a snippet raises, its statements that do not depend on the failure still run, silently
 (:mod:`checker.scan.taint`): a later snippet that uses what they define is judged, and its
@@ -39,9 +41,10 @@ import dataclasses
 import re
 import signal
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from checker.scan import compare, names, outputs, repairs, sessions
+from checker.scan.announced import Announcements, catches, quoted_at
 from checker.scan.document import Block
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.indent import repair
@@ -205,12 +208,13 @@ class Session:
     earlier: dict[str, int]
     #: Names bound anywhere in the article.
     anywhere: frozenset[str]
+    #: The article's words after the snippet and everywhere: errors it quotes.
+    words: Announcements = field(default_factory=Announcements)
     #: The programs of the session, by index (for what a failure left undone or what ran
     #: after it: :attr:`SnippetOutcome.tainted`, :attr:`Error.salvaged`).
     programs: tuple[Prepared, ...] = ()
-    #: What the snippets before say of code that raises (``checker.scan.sessions``): code
-    #: that raised as the article shows, and the calls made as statements of their own.
-    shown_raising: Mapping[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
+    #: The calls the snippets before make as statements of their own, by what they call
+    #: (``checker.scan.sessions``).
     calls: Mapping[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
 
     def undone(self, touched: dict[str, int]) -> str:
@@ -328,6 +332,33 @@ def _published(prepared: Prepared, outcome: SnippetOutcome) -> tuple[int, str, s
     return line, f"raises {error.type}: {error.message} (line {line})", how
 
 
+def _shown_traceback(
+    prepared: Prepared, text: str, line: int, *, bare: bool = False
+) -> tuple[FindingVerdict, int | None, str] | None:
+    """The verdict on a snippet that raised ``text`` at ``line`` when the output shown under
+    it is a traceback (``bare``: or ends in an exception's line, as pasted output does):
+    supported when it is this error, else contradicted."""
+    shown = next(
+        (
+            e
+            for e in prepared.expected
+            if e.source == "block" and compare.shown_exception(e.text, bare=bare)
+        ),
+        None,
+    )
+    if shown is None:
+        return None
+    raised = f"Traceback (most recent call last):\n{text}"
+    if compare.matches(shown.text, raised, bare=bare):
+        return FindingVerdict.SUPPORTED, None, f"raises {text} (line {line}), as the article shows"
+    return (
+        FindingVerdict.CONTRADICTED,
+        shown.line,
+        f"line {shown.line}: the article shows {compare.brief(shown.text, bare=bare)!r}, the run "
+        f"raised {text!r} (line {line})",
+    )
+
+
 def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
     prepared: Prepared, outcome: SnippetOutcome, context: Context, session: Session
 ) -> tuple[FindingVerdict, int | None, str]:
@@ -383,11 +414,6 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
         judged = _not_its_fault(prepared, outcome, session, text, line)
         if judged is not None:
             return judged
-        judged = sessions.earlier_verdict(
-            program, text, error.line, line, session.shown_raising, session.calls
-        )
-        if judged is not None:
-            return judged
         said = outputs.said_to_run(prepared.expected, prepared.program, outcome)
         if said is not None:  # with what the statements before it show
             found = _early(prepared, outcome)
@@ -399,31 +425,21 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
                 )
             )
             return FindingVerdict.CONTRADICTED, found[0][0], "; ".join(t for _, t in found)
-        shown = next(
-            (
-                e
-                for e in prepared.expected
-                if e.source == "block" and compare.shown_exception(e.text, bare=True)
-            ),
-            None,
-        )
-        if shown is not None:  # the output shown under the code is this traceback (a notebook's)
-            raised = f"Traceback (most recent call last):\n{text}"
-            if compare.matches(shown.text, raised, bare=True):
-                return (
-                    FindingVerdict.SUPPORTED,
-                    None,
-                    f"raises {text} (line {line}), as the article shows",
-                )
-            return (
-                FindingVerdict.CONTRADICTED,
-                shown.line,
-                f"line {shown.line}: the article shows {compare.brief(shown.text)!r}, the run "
-                f"raised {text!r} (line {line})",
-            )
+        shown = _shown_traceback(prepared, text, line)
+        if shown is not None:  # the output shown under the code is a traceback (a notebook's)
+            return shown
+        quoted = _announced(prepared, error.type, error.message, session, text, line)
+        if quoted is not None:
+            return quoted
+        shown = _shown_traceback(prepared, text, line, bare=True)
+        if shown is not None:  # pasted under the code: another error than the one it raised
+            return shown
+        variant = sessions.variant(program, text, line, session.calls)
+        if variant is not None:
+            return variant
         where = f"; {session.salvaged(error.salvaged)}" if error.salvaged else ""
         return FindingVerdict.BROKEN, line, f"raises {text} (line {line}){where}"
-    kept, depends = _independent(prepared.expected, outcome)
+    kept, depends = outputs.independent(prepared.expected, outcome)
     if depends and not kept:
         return (
             FindingVerdict.UNVERIFIED,
@@ -457,7 +473,7 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
 def _early(prepared: Prepared, outcome: SnippetOutcome) -> list[tuple[int, str]]:
     """How what the statements before the one that raised show differs from the article
     (those that read nothing an earlier failure left undone)."""
-    kept, _ = _independent(prepared.expected, outcome)
+    kept, _ = outputs.independent(prepared.expected, outcome)
     return outputs.differences(kept, outcome, kinds=_kinds(prepared, outcome))
 
 
@@ -465,22 +481,6 @@ def _kinds(prepared: Prepared, outcome: SnippetOutcome) -> bool:
     """Whether what ran is compared on kinds and dtypes too: not when a repair changed them."""
     runtime = prepared.runtime
     return not (outcome.repaired_error and runtime is not None and runtime.values_only)
-
-
-def _independent(
-    expected: tuple[Expectation, ...], outcome: SnippetOutcome
-) -> tuple[tuple[Expectation, ...], dict[str, int]]:
-    """The outputs to compare: those of statements that read nothing an earlier failure left
-    undone; and the names the others read that it left undone (``taint``)."""
-    kept: list[Expectation] = []
-    depends: dict[str, int] = {}
-    for expectation in expected:
-        touched = [outcome.tainted.get(i) for i in range(expectation.first, expectation.last + 1)]
-        for names_of in touched:
-            depends.update(names_of or {})
-        if not any(touched):
-            kept.append(expectation)
-    return tuple(kept), depends
 
 
 def _not_its_fault(
@@ -527,6 +527,32 @@ def _name_error(  # noqa: PLR0917
             line,
             f"a placeholder: `{name}` (line {line}) stands for a value the article never "
             "defines; the snippet is documentation, not a program",
+        )
+    return None
+
+
+def _announced(  # noqa: PLR0917
+    prepared: Prepared, error_type: str, message: str, session: Session, text: str, line: int
+) -> tuple[FindingVerdict, int | None, str] | None:
+    """The verdict of an error the article quotes (see :mod:`checker.scan.announced`), or
+    ``None`` where it quotes none, or the snippet catches the error and lets it escape."""
+    assert prepared.program is not None
+    if catches(prepared.program.source, error_type):
+        return None
+    shown = quoted_at(session.words.after, error_type, message)
+    if shown is not None:
+        return (
+            FindingVerdict.SUPPORTED,
+            None,
+            f"raises {text} (line {line}), as the article says at line {shown}",
+        )
+    shown = quoted_at(session.words.article, error_type, message)
+    if shown is not None:
+        return (
+            FindingVerdict.UNVERIFIED,
+            line,
+            f"raises {text} (line {line}), the error the article quotes at line {shown}: "
+            "whether this snippet is meant to raise it is not decided",
         )
     return None
 

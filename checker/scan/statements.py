@@ -83,10 +83,11 @@ def mentions_in(
     marks = table.statements(block.header, block.cells, lang)
     if marks:  # a table row of marks: the statements it makes, quoted as the row
         return _marked(block, lang, marks, claims, about)
-    for offset, sentence in _with_examples(reading.sentences(block.text), lang):
-        if _MEASURED_ROLE.search(sentence):
+    for offset, written in _with_examples(reading.sentences(block.text), lang):
+        if _MEASURED_ROLE.search(written):
             continue  # it reports a measured value: the docs build checks it
         line = block.line_at(offset)
+        sentence = _ADDRESS.sub(_spaces, written)  # a link's words state nothing
         named = _named_subject(sentence, subjects)
         read = sentence
         if named is None and topic.subject:
@@ -95,22 +96,44 @@ def mentions_in(
             read = demonstrative.sub(f"`{topic.subject}`", sentence, count=1)
         if named is not None:
             topic.subject = named
-        original = sentence if read != sentence else ""
         written_in = _written_in(sentence, lang)
-        matched = reading.mentions(read, written_in, list(claims))  # type: ignore[arg-type]
+        # read without its asides where that still states the claim, else as it is
+        plain = without_asides(read)
+        matched = reading.mentions(plain, written_in, list(claims))  # type: ignore[arg-type]
+        plain_ids = {m.claim.id for m in matched}
+        if plain != read:
+            matched += [
+                m
+                for m in reading.mentions(read, written_in, list(claims))  # type: ignore[arg-type]
+                if m.claim.id not in plain_ids
+            ]
         matched += _ordered(read, written_in, claims, {m.claim.id for m in matched})
         if block.heading and not _heading_states(sentence, written_in):
             matched = []  # "deepcopy와 계산 그래프": a topic, not a statement
         read_in = written_in if written_in != lang else ""
         for mention in _once(matched, about):
-            found.append(SentenceMention(block, line, read, lang, mention, original, read_in))
+            said = plain if mention.claim.id in plain_ids else read
+            kept = written if said != written else ""
+            found.append(SentenceMention(block, line, said, lang, mention, kept, read_in))
         if (
             not matched
             and _is_sentence(sentence)
             and (_TORCH_NAME.search(sentence) or any(s in sentence for s in api_subjects))
         ):
-            found.append(SentenceMention(block, line, sentence, lang, None))
+            found.append(SentenceMention(block, line, written, lang, None))
     return found
+
+
+#: A web address, or a slug standing alone (``how-to-copy-a-tensor-with-clone-and-detach``):
+#: the words of a link, which name a page and state nothing.
+_ADDRESS = re.compile(
+    r"(?:\bhttps?://|\bwww\.)[^\s<>\"'`]+|(?<![\w-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+){4,}(?![\w-])"
+)
+
+
+def _spaces(match: re.Match[str]) -> str:
+    """As many spaces as the match: offsets into the sentence stay valid."""
+    return " " * len(match.group(0))
 
 
 def _ordered(
@@ -375,23 +398,35 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     ``opposite``: the sentence uses the vocabulary's opposite predicate."""
     language = languages.language(lang)
     prose = reading.normalise(sentence)
-    words = re.sub(r"`[^`]*`", " ", prose)
     vocabulary = claim.vocabulary
     wording = (
         {} if vocabulary is None else (vocabulary.opposites if opposite else vocabulary.predicates)
     )
+    lowered = prose.lower()
+    subjects: list[tuple[int, int]] = []
+    predicates: list[tuple[int, int]] = []
+    if vocabulary is not None:
+        subjects = [m.span() for s in vocabulary.subjects for m in re.finditer(re.escape(s), prose)]
+        stems = wording.get(lang, ())
+        predicates = [m.span() for p in stems for m in reading.stem_pattern(p).finditer(lowered)]
+    # a quote that holds neither the subject nor the predicate is an utterance the sentence
+    # cites ("setting it allows 「may I change this?」"): its marks are not the sentence's
+    cited = prose
+    for q0, q1 in _quotes(prose, [*subjects, *predicates]):
+        cited = cited[:q0] + " " * (q1 - q0) + cited[q1:]
+    words = re.sub(r"`[^`]*`", " ", cited)
     own = (*wording.get(lang, ()), *(vocabulary.conditions.get(lang, ()) if vocabulary else ()))
     for stem in own:  # a marker inside the claim's own wording is the claim
         words = reading.stem_pattern(stem).sub(" ", words)
+    words = language.stated_case.sub(" ", words)  # "in this case, ... would": no hedge
     marker = language.indirect.search(words)
     if marker:
         return f"it speaks about a statement ('{marker.group(0)}')"
+    partial = language.partial_negation.search(words)
+    if partial:
+        return f"its negation bears on a quantifier ('{partial.group(0)}'), not on the claim"
     if vocabulary is None:
         return None
-    lowered = prose.lower()
-    subjects = [m.span() for s in vocabulary.subjects for m in re.finditer(re.escape(s), prose)]
-    stems = wording.get(lang, ())
-    predicates = [m.span() for p in stems for m in reading.stem_pattern(p).finditer(lowered)]
     if subjects and predicates:
         gap, start, end = min(
             (max(0, p0 - s1, s0 - p1), min(s1, p1), max(s0, p0))
@@ -406,8 +441,40 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
     return None
 
 
-#: Punctuation that separates what comes before it from what follows, for the scanner.
-_CLAUSE_BREAK = re.compile(r"[:;：；]|\s[-–—]\s|\bbut\b|\bwhere\b|\bwhereas\b")
+def _quotes(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The quotes of ``text`` (「…」, 『…』, “…”) that overlap none of ``spans``."""
+    return [
+        m.span()
+        for m in _QUOTE.finditer(text)
+        if not any(s0 < m.end() and m.start() < s1 for s0, s1 in spans)
+    ]
+
+
+def without_asides(sentence: str) -> str:
+    """``sentence`` without its parenthetical asides, " (one you made yourself, not the result
+    of an operation)", "テンソル（自分で作ったもの）": a phrase in brackets (three words, or six
+    Japanese or Korean letters) that is not the arguments of a call (``add_(1)``). An aside
+    interrupts a clause: its words stand between a subject and its predicate, and its
+    negations ("not the result") bear on neither."""
+    return _ASIDE.sub(_drop_aside, sentence)
+
+
+def _drop_aside(match: re.Match[str]) -> str:
+    inside = match.group(0)[1:-1]
+    prose = len(inside.split()) >= 3 or languages.cjk_letters(inside) >= 6
+    return "" if prose else match.group(0)
+
+
+_QUOTE = re.compile(r"「[^「」]*」|『[^『』]*』|“[^“”]*”")
+_ASIDE = re.compile(r"\s?(?<![A-Za-z0-9_)\]])[(（][^()（）`]*[)）]")
+
+#: Punctuation that separates what comes before it from what follows, for the scanner; and
+#: "and" opening a clause whose subject is a pronoun, which may point back at any noun
+#: before it ("X is recognised by autograd and it creates a copy": X does, not autograd).
+_CLAUSE_BREAK = re.compile(
+    r"[:;：；]|\s[-–—]\s|\bbut\b|\bwhere\b|\bwhereas\b|\band\s+(?:it|they|this|these|those)\b",
+    re.IGNORECASE,
+)
 #: A clause after a semicolon that opens by pointing back at the subject of the one before
 #: ("`use_reentrant` is optional; the default prints nothing"): it goes on about that subject.
 _ANAPHORA = re.compile(r"(?<=;)\s*(?:it|this|that|the default|its default)\b", re.IGNORECASE)

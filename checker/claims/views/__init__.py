@@ -25,6 +25,8 @@ SECTIONS = (
     "numpy_arrays",
     "inplace",
     "autograd",
+    "in_place_backward",
+    "allow_mutation",
     "clone_detach",
     "review_claims",
 )

@@ -13,7 +13,6 @@ statement.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import re
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from pathlib import Path
 
 from markdown_it.token import Token
 
+from checker.scan.codelines import fence_code
 from checker.scan.document import NOTEBOOK, OUTPUT_LABEL, Block, BlockKind, Document, block
 from checker.text.markdown import FENCES, PageToken, walk
 
@@ -143,7 +143,7 @@ class _Reader:
             language, level.labelled = _titled_language(
                 titled["language"], titled["title"], level.labelled
             )
-        elif _code_on_fence_line(info):  # ```x = torch.ones(5)
+        elif fence_code(info):  # ```x = torch.ones(5)
             body, first, language = [info, *body], first - 1, ""
         kind = None
         if level.labelled and level.previous_code and language in OUTPUT | {""}:
@@ -184,17 +184,6 @@ def _titled_language(language: str, title: str, labelled: bool) -> tuple[str, bo
     if not language and suffix and suffix not in (".py", ".ipy"):
         return suffix.lstrip("."), labelled
     return language, labelled
-
-
-def _code_on_fence_line(info: str) -> bool:
-    """Whether a fence's info string is code written on the fence line, not a language."""
-    if not info or re.fullmatch(r"[\w+#.-]+", info) or info.startswith("{"):
-        return False
-    try:
-        ast.parse(info)
-    except SyntaxError:
-        return False
-    return True
 
 
 def _prose(token: Token, first_line: int, span: int, heading: bool = False) -> list[Block]:

@@ -155,8 +155,17 @@ class Language:
     heading_predicate: re.Pattern[str]
     #: Words that make a sentence speak *about* a statement rather than make it: reported
     #: speech ("the article says", ``と述べ``, ``라고``), judgements of other texts ("myth",
-    #: ``誤解``), hedges ("may", ``場合がある``), conditionals and questions.
+    #: ``誤解``), hedges ("may", ``場合がある``, ``않을 수 있다``), conditionals and questions.
     indirect: re.Pattern[str]
+    #: A negation that bears on a quantifier rather than on the predicate: "does not convert
+    #: everything", "not always", ``とは限らない``, ``항상 …지는 않다``. Not true of all is not
+    #: false: such a sentence neither asserts nor denies a claim.
+    partial_negation: re.Pattern[str]
+    #: A modal after a case the sentence has just named ("in this case, there would be no
+    #: error"): it says what happens in that case, so it is no hedge; it is left out before
+    #: :attr:`indirect` is searched. :data:`NEVER` where the language's modals are not
+    #: markers of :attr:`indirect`.
+    stated_case: re.Pattern[str]
     #: How far apart (characters of prose) a subject and its predicate may stand for a
     #: sentence to state a claim: ``60`` in English, ``50`` in Japanese and Korean.
     reach: int

@@ -113,6 +113,17 @@ ENGLISH = Language(
         r"depending on)\b|\?",
         re.IGNORECASE,
     ),
+    # "does not convert everything", "not always", "not necessarily" ("not ... at all" is a
+    # negation made stronger, not a quantifier)
+    partial_negation=re.compile(
+        r"(?:\bnot|n't)\s+(?:\w+\s+){0,2}?(?<!\bat\s)(?:all|every\w*|always|necessarily)\b",
+        re.IGNORECASE,
+    ),
+    stated_case=re.compile(
+        r"\bin\s+(?:this|that|such\s+a|either|each|both|these|those)\s+cases?\b"
+        r"[^.;:!?]{0,30}?\bwould\b",
+        re.IGNORECASE,
+    ),
     reach=60,
     says_deprecated=re.compile(r"deprecat|no longer recommended|legacy", re.IGNORECASE),
     says_raises=re.compile(

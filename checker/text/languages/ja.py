@@ -59,9 +59,15 @@ JAPANESE = Language(
     heading_predicate=re.compile(r"(?:る|た|い|だ|す|ず|ない|ます|です|ません)[^\w`]*$"),
     indirect=re.compile(
         r"記事|と述べ|とされ|と主張|と説明|と紹介|と書|誤解|誤り|間違|正しく|もし|かどうか|"
-        r"でしょうか|(?<!同じ)ように|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]|たら、|ならば|べきか|か迷"
-        r"|場合があ|ことがあ|によって(?:は|異な|変わ)"
+        r"でしょうか|(?<!同じ)ように(?!な)|場合だけ|ときだけ|場合のみ|ときのみ|保証|証明|[?？]|たら、|ならば|べきか|か迷"
+        r"|場合があ|ことがあ|かもしれ|によって(?:は|異な|変わ)"
     ),
+    # "not necessarily" (とは限らない); "it is not that" (わけではない) after a word of all or
+    # always ("すべてを…わけではない"): without one, わけではない denies what it follows
+    partial_negation=re.compile(
+        r"とは限ら|(?:すべて|全て|全部|いつも|常に|必ず)[^。、]{0,30}?わけ(?:では(?:な|あり)|じゃな)"
+    ),
+    stated_case=NEVER,  # its modals (だろう, でしょう) are no markers of indirect speech
     reach=50,
     says_deprecated=re.compile(r"非推奨|廃止|推奨されな"),
     says_raises=re.compile(

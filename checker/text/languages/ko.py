@@ -58,7 +58,15 @@ KOREAN = Language(
     indirect=re.compile(
         r"글에서|글은|글의|글이|기사|주장|오해|잘못|틀린|틀렸|만약|인지|라고|다고|"
         r"도록|경우에만|때만|보장|증명|[?？]|경우가 있|에 따라"
+        # a negation hedged ("may not": 않을 수 있다, 않을 수도 있다), no denial
+        r"|(?:않|없)을\s*수(?:도)?\s*있"
     ),
+    # after a word of all or always: "it is not that all" (모든 …것은 아니다), "not always"
+    # (항상 …지는 않다); without one, 것은 아니다 denies what it follows
+    partial_negation=re.compile(
+        r"(?:모든|모두|전부|항상|늘|반드시|꼭)[^.,]{0,30}?(?:(?:것은|건)\s*아니|(?:지는|지만은)\s*않)"
+    ),
+    stated_case=NEVER,  # its modals (것이다, 겠다) are no markers of indirect speech
     reach=50,
     says_deprecated=re.compile(r"권장되지 않|더 이상 (?:사용|권장)|지원 중단|폐기"),
     says_raises=re.compile(
