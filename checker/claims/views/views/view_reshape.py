@@ -1,4 +1,5 @@
-"""Claims of "Operations that return views" (docs/topics/views-and-inplace.md, ``(vi-views)=``)."""
+"""Claims of "`view`, `reshape` and `flatten`" (docs/topics/views-and-inplace.md,
+``(vi-view-reshape)=``)."""
 
 from __future__ import annotations
 
@@ -268,108 +269,9 @@ MYTH_CONTIGUOUS_ALWAYS_COPIES = Claim(
 )
 
 
-def probe_basic_indexing(device: Device) -> Observation:
-    x = _grid(device)
-    return _indexing_views_rule(
-        x, {"all": x[:], "step": x[1:, ::2], "int": x[0], "ellipsis": x[..., 1]}
-    )
-
-
-def control_advanced_indexing_copies(device: Device) -> Observation:
-    x = _grid(device)
-    return _indexing_views_rule(
-        x,
-        {"all": x[[0, 1, 2]], "step": x[1:, [0, 2]], "int": x[[0]], "ellipsis": x[..., [1]]},
-    )
-
-
-def _indexing_views_rule(x: Any, views: dict[str, Any]) -> Observation:
-    shared = {name: shares_storage(v, x) for name, v in views.items()}
-    views["step"].fill_(-1.0)
-    written = bool((x[1:, ::2] == -1.0).all()) and float(x[0, 1]) == 1.0
-    return Observation(
-        holds=all(shared.values()) and written,
-        rule="holds if the four indexing results (x[:], x[1:, ::2], x[0] and x[..., 1] for the "
-        "claim) share x's storage, and filling the second changes exactly those elements of x",
-        measurements=(
-            Measurement("vi-slice-all-shares", shared["all"], "bool"),
-            Measurement("vi-slice-step-shares", shared["step"], "bool"),
-            Measurement("vi-int-index-shares", shared["int"], "bool"),
-            Measurement("vi-ellipsis-index-shares", shared["ellipsis"], "bool"),
-            Measurement("vi-write-through-slice", written, "bool"),
-        ),
-    )
-
-
-BASIC_INDEXING_RETURNS_VIEWS = Claim(
-    id="views/basic-indexing-returns-views",
-    statement="Indexing with integers, slices and ellipses returns a view: writing "
-    "through it changes the original.",
-    expect=Expect.HOLDS,
-    probe=probe_basic_indexing,
-    control=Control(
-        "the same selections with integer lists",
-        control_advanced_indexing_copies,
-    ),
-    measures=(
-        "vi-slice-all-shares",
-        "vi-slice-step-shares",
-        "vi-int-index-shares",
-        "vi-ellipsis-index-shares",
-        "vi-write-through-slice",
-    ),
-    vocabulary=Vocabulary(subjects=("x[:]", "[:]"), predicates=_SHARE, opposites=_COPY),
-)
-
-
-def probe_transpose_expand(device: Device) -> Observation:
-    return _transpose_expand_rule(device, materialized=False)
-
-
-def control_materialized_transpose_expand(device: Device) -> Observation:
-    return _transpose_expand_rule(device, materialized=True)
-
-
-def _transpose_expand_rule(device: Device, materialized: bool) -> Observation:
-    x = _grid(device)
-    t = x.t().contiguous() if materialized else x.t()
-    e = x.unsqueeze(0).expand(2, 3, 4)
-    if materialized:
-        e = e.clone()
-    shared_t, shared_e = shares_storage(t, x), shares_storage(e, x)
-    return Observation(
-        holds=shared_t and shared_e and e.stride()[0] == 0,
-        rule="holds if x.t() and x.unsqueeze(0).expand(2, 3, 4)"
-        + (", made contiguous and cloned," if materialized else "")
-        + " share x's storage and the expanded dimension has stride 0",
-        measurements=(
-            Measurement("vi-transpose-shares", shared_t, "bool"),
-            Measurement("vi-expand-shares", shared_e, "bool"),
-            Measurement("vi-expand-stride", str(tuple(e.stride())), "text"),
-        ),
-    )
-
-
-TRANSPOSE_AND_EXPAND_ARE_VIEWS = Claim(
-    id="views/transpose-and-expand-are-views",
-    statement="t(), transpose() and expand() return views; expand() repeats elements "
-    "with a stride of 0 instead of copying them.",
-    expect=Expect.HOLDS,
-    probe=probe_transpose_expand,
-    control=Control(
-        "the same results made contiguous and cloned",
-        control_materialized_transpose_expand,
-    ),
-    measures=("vi-transpose-shares", "vi-expand-shares", "vi-expand-stride"),
-    vocabulary=Vocabulary(subjects=("transpose(", "expand("), predicates=_SHARE, opposites=_COPY),
-)
-
-
 CLAIMS = (
     VIEW_AND_RESHAPE_SHARE_STORAGE,
     RESHAPE_COPIES_NON_CONTIGUOUS,
     MYTH_VIEW_WORKS_ON_ANY_LAYOUT,
     MYTH_CONTIGUOUS_ALWAYS_COPIES,
-    BASIC_INDEXING_RETURNS_VIEWS,
-    TRANSPOSE_AND_EXPAND_ARE_VIEWS,
 )
