@@ -19,6 +19,7 @@ holds (a myth's probe finds that it fails). So the article is
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -53,6 +54,9 @@ class SentenceMention:
     #: sentence quoted in a Japanese post): its words are read in that language, and the
     #: finding still links to the page in the article's.
     read_in: str = ""
+    #: For a reason read after the sentence it explains (see :func:`_reasons`): where in
+    #: :attr:`sentence` the reason begins; ``-1`` for any other sentence.
+    reason_at: int = -1
 
     @property
     def quote(self) -> str:
@@ -120,7 +124,44 @@ def mentions_in(
             and (_TORCH_NAME.search(sentence) or any(s in sentence for s in api_subjects))
         ):
             found.append(SentenceMention(block, line, written, lang, None))
+    for offset, reading_of, at in _reasons(reading.sentences(block.text), lang):
+        written_in = _written_in(reading_of, lang)
+        read_in = written_in if written_in != lang else ""
+        for mention in _once(_in_reason(reading_of, at, written_in, claims), about):
+            found.append(
+                SentenceMention(
+                    block, block.line_at(offset), reading_of, lang, mention, "", read_in, at
+                )
+            )
     return found
+
+
+def _reasons(sentences: list[tuple[int, str]], lang: str) -> list[tuple[int, str, int]]:
+    """The sentences that give the reason for the sentence before them ("This is because
+    …", ``これは…ためです``, ``이는 … 때문이다``: :attr:`~checker.text.languages.base.Language.
+    reason_opener`), each read after that sentence, whose subjects it speaks of: ``(offset
+    of the reason, the two sentences, where the reason begins in their normalised text)``."""
+    opener = languages.language(lang).reason_opener
+    found = []
+    for (_, before), (offset, sentence) in itertools.pairwise(sentences):
+        if opener.match(reading.normalise(sentence)):
+            joined = f"{before} {sentence}"
+            found.append((offset, joined, len(reading.normalise(f"{before} "))))
+    return found
+
+
+def _in_reason(
+    sentence: str, at: int, lang: str, claims: Sequence[Claim]
+) -> list[reading.ClaimMention]:
+    """The claims a reason states (``sentence``: the sentence it explains, then the reason
+    from ``at``): those whose predicate is the reason's; what the sentence it explains
+    states is read from that sentence alone."""
+    reason = reading.normalise(sentence)[at:].lower()
+    return [
+        mention
+        for mention in reading.mentions(sentence, lang, list(claims))  # type: ignore[arg-type]
+        if reading.stem_pattern(mention.predicate).search(reason)
+    ]
 
 
 #: A web address, or a slug standing alone (``how-to-copy-a-tensor-with-clone-and-detach``):
@@ -342,7 +383,7 @@ def judge(
         else {}
     )
     stems = words.get(lang, ())
-    doubt = indirect(mention.sentence, lang, claim, opposite)
+    doubt = indirect(mention.sentence, lang, claim, opposite, mention.reason_at)
     if doubt:
         return finding(
             FindingVerdict.UNVERIFIED, f"mentions '{claim.statement}', but {doubt}: not judged"
@@ -385,15 +426,22 @@ def _contrasted(text: str, at: int, subject: str, lang: str) -> bool:
     return bool(language.contrast.search(text[:at]))
 
 
-def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) -> str | None:
+def indirect(
+    sentence: str, lang: Lang, claim: Claim, opposite: bool = False, reason_at: int = -1
+) -> str | None:
     """Why a sentence that uses a claim's words may not be stating it, or ``None``: it speaks
     *about* a statement (reported speech, a judgement of another text, a condition, a
     question: :attr:`~checker.text.languages.base.Language.indirect`), which the scanner
     does not judge, or its subject and predicate stand too far apart
     (:attr:`~checker.text.languages.base.Language.reach`) or in different clauses.
-    ``opposite``: the sentence uses the vocabulary's opposite predicate."""
+    ``opposite``: the sentence uses the vocabulary's opposite predicate. ``reason_at``: where
+    a reason begins that ``sentence`` gives for its first part (a hedge of that part does not
+    hedge the reason: :attr:`~checker.text.languages.base.Language.hedge`)."""
     language = languages.language(lang)
     prose = reading.normalise(sentence)
+    if reason_at >= 0:
+        explained = language.hedge.sub(lambda m: " " * len(m.group(0)), prose[:reason_at])
+        prose = explained + prose[reason_at:]
     vocabulary = claim.vocabulary
     wording = (
         {} if vocabulary is None else (vocabulary.opposites if opposite else vocabulary.predicates)
