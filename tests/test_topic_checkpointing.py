@@ -41,7 +41,7 @@ def test_unknown_variant_is_refused() -> None:
 #: about checkpoint_sequential followed by its correction (lines 19 and 21), and the two myths
 #: again as a blind test of the scanner phrased them (lines 23 and 25: an omitted argument's
 #: own "if", a few words between "only" and "nn.Sequential"); the myth that checkpoint tracks
-#: only its arguments (line 27).
+#: only its arguments (line 27), and an nn.Sequential presupposed, not required (line 29).
 STATEMENTS = {
     (lang, line, claim, verdict)
     for lang in LANGS
@@ -61,6 +61,7 @@ STATEMENTS = {
         (23, "checkpointing/use-reentrant-omitted-warns", C),
         (25, "checkpointing/sequential-takes-a-list", C),
         (27, "checkpointing/myth-only-arguments-tracked", C),
+        (29, "checkpointing/sequential-takes-a-list", C),
     )
 }
 

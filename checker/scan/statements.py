@@ -31,6 +31,7 @@ from checker.scan import order, table
 from checker.scan.document import Block, BlockKind
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.history import History
+from checker.scan.subjects import names_code, pointed_back
 from checker.scan.values import stated_value
 from checker.text import languages, reading
 from checker.typing import Lang
@@ -92,12 +93,8 @@ def mentions_in(
         line = block.line_at(offset)
         sentence = _ADDRESS.sub(_spaces, written)  # a link's words state nothing
         named = _named_subject(sentence, subjects)
-        read = sentence
-        if named is None and topic.subject:
-            # a subject that points back: "this context manager", "この関数", "이 함수"
-            demonstrative = languages.language(lang).demonstrative
-            read = demonstrative.sub(f"`{topic.subject}`", sentence, count=1)
-        if named is not None:
+        read = sentence if named is not None else pointed_back(sentence, lang, topic.subject)
+        if named is not None and names_code(named, sentence):
             topic.subject = named
         written_in = _written_in(sentence, lang)
         # read without its asides where that still states the claim, else as it is
