@@ -31,6 +31,7 @@ from checker.scan import order, table
 from checker.scan.document import Block, BlockKind
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.history import History
+from checker.scan.subjects import case_of_paragraph, joined, names_code, pointed_back
 from checker.scan.values import stated_value
 from checker.text import languages, reading
 from checker.typing import Lang
@@ -86,19 +87,14 @@ def mentions_in(
     marks = table.statements(block.header, block.cells, lang)
     if marks:  # a table row of marks: the statements it makes, quoted as the row
         return _marked(block, lang, marks, claims, about)
+    paragraph = ""  # the code name an earlier sentence of this block named
     for offset, written in _with_examples(reading.sentences(block.text), lang):
         if _MEASURED_ROLE.search(written):
             continue  # it reports a measured value: the docs build checks it
         line = block.line_at(offset)
         sentence = _ADDRESS.sub(_spaces, written)  # a link's words state nothing
         named = _named_subject(sentence, subjects)
-        read = sentence
-        if named is None and topic.subject:
-            # a subject that points back: "this context manager", "この関数", "이 함수"
-            demonstrative = languages.language(lang).demonstrative
-            read = demonstrative.sub(f"`{topic.subject}`", sentence, count=1)
-        if named is not None:
-            topic.subject = named
+        read = sentence if named is not None else pointed_back(sentence, lang, topic.subject)
         written_in = _written_in(sentence, lang)
         # read without its asides where that still states the claim, else as it is
         plain = without_asides(read)
@@ -111,6 +107,10 @@ def mentions_in(
                 if m.claim.id not in plain_ids
             ]
         matched += _ordered(read, written_in, claims, {m.claim.id for m in matched})
+        if not matched and read == sentence and paragraph:  # "On the CPU, only bfloat16 works"
+            read, matched = case_of_paragraph(sentence, written_in, paragraph, claims)
+        if named is not None and names_code(named, sentence):
+            topic.subject = paragraph = named
         if block.heading and not _heading_states(sentence, written_in):
             matched = []  # "deepcopy와 계산 그래프": a topic, not a statement
         read_in = written_in if written_in != lang else ""
@@ -480,7 +480,7 @@ def indirect(
         if gap > language.reach:
             return f"its subject and predicate are {gap} characters apart"
         breaks = list(_CLAUSE_BREAK.finditer(prose, start, end))
-        if breaks and not (len(breaks) == 1 and _ANAPHORA.match(prose, breaks[0].end())):
+        if breaks and not joined(prose, breaks, vocabulary.subjects):
             return "its subject and predicate are in different clauses"
     return None
 
@@ -519,9 +519,6 @@ _CLAUSE_BREAK = re.compile(
     r"[:;：；]|\s[-–—]\s|\bbut\b|\bwhere\b|\bwhereas\b|\band\s+(?:it|they|this|these|those)\b",
     re.IGNORECASE,
 )
-#: A clause after a semicolon that opens by pointing back at the subject of the one before
-#: ("`use_reentrant` is optional; the default prints nothing"): it goes on about that subject.
-_ANAPHORA = re.compile(r"(?<=;)\s*(?:it|this|that|the default|its default)\b", re.IGNORECASE)
 
 
 def confirmed_in_source(
