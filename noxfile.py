@@ -57,10 +57,15 @@ TRANSLATED = tuple(sorted(p.parent.name for p in (ROOT / "locales").glob("*/LC_M
 LANGS = ("en", *TRANSLATED)
 #: The releases ``versions`` measures with: the oldest supported (torch>=2.4), to the newest.
 TORCH_RELEASES = ("2.4.1", "2.5.1", "2.8.0", "2.11.0", "2.13.0")
-#: Gettext domains besides the pages': the extension's generated text (labels, decision rules)
-#: and the service's pages; each with its catalogs and the module that writes its template.
+#: Gettext domains besides the pages': the extension's generated text (labels, decision rules),
+#: the theme's labels and the service's pages; each with its catalogs and the module that
+#: writes its template.
 DOMAINS = {
     "checker": (ROOT / "checker/sphinx/locale", ("checker", "i18n", "--write-template")),
+    "sphinx": (
+        ROOT / "checker/sphinx/locale",
+        ("checker", "i18n", "--domain", "sphinx", "--write-template"),
+    ),
     "service": (ROOT / "checker/service/locale", ("checker.service.ui",)),
 }
 

@@ -9,110 +9,72 @@ scan's time per article (warm: a first scan pays the fork server's imports and t
 cache), against the articles' own code time.
 
 The articles are data for measuring, like the seeds: nothing of them is copied into the
-project. Usage: ``python benchmarks/real_articles.py [--json FILE] [FOLDER]``; the figures
-also go to ``_build/bench/real-articles.json``.
+project. Usage: ``python benchmarks/real_articles.py [--json FILE] [--against REV] [FOLDER]``;
+the figures also go to ``_build/bench/real-articles.json``. ``--against REV`` also times the
+scan of every article by a checkout of ``REV`` (a worktree under ``_build/bench``) and by this
+one, each in its own process, warm, in interleaved rounds, and prints the ratio of the best
+times: ``--against a4e2e8e`` compares with the scanner before issue 23's work.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from checker import registry as registry_mod
-from checker.scan.findings import ScanResult
 from checker.scan.run import ScanOptions, scan
+from tests.answer_key import load_key, score
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Where the articles are, beside the repository.
 ARTICLES = ROOT.parent / "shared" / "real-articles"
-#: Lines either side of an error's range where a finding still counts (the key's rule).
-SLACK = 2
-#: Verdicts that claim an error.
-ALARMS = frozenset({"contradicted", "broken"})
+#: Times a warm scan of the articles given as arguments, by the checker on ``PYTHONPATH``.
+TIMER = """
+import sys, time
+from pathlib import Path
+from checker import registry
+from checker.scan.run import ScanOptions, scan
+paths = [Path(p) for p in sys.argv[1:]]
+known, options = registry.load(), ScanOptions(project_root=Path.cwd())
+scan(paths[:1], known, options)
+start = time.perf_counter()
+scan(paths, known, options)
+print(time.perf_counter() - start)
+"""
 
 
-@dataclass(frozen=True)
-class KeyedError:
-    """One error of the answer key."""
+def against(rev: str, paths: list[Path], rounds: int = 3) -> tuple[float, float]:
+    """Best seconds per article of this checkout's scan and of ``rev``'s, interleaved."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True,
+        check=True,
+    ).stdout.strip()  # fmt: skip
+    other = ROOT / "_build" / "bench" / f"src-{commit}"
+    if not other.exists():
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(other), commit], cwd=ROOT, check=True,
+            capture_output=True,
+        )  # fmt: skip
 
-    article: str
-    name: str
-    first: int
-    last: int
-    verdict: str
+    def timed(root: Path) -> float:
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        done = subprocess.run(
+            [sys.executable, "-c", TIMER, *map(str, paths)], cwd=root, env=env,
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        return float(done.stdout.split()[-1]) / len(paths)
 
-    @property
-    def lang(self) -> str:
-        return self.article.split("_")[1]
-
-
-@dataclass
-class Score:
-    """What the scan found of the key, and what it raised that the key does not hold."""
-
-    errors: list[KeyedError]
-    found: set[KeyedError] = field(default_factory=set)
-    false_alarms: list[dict[str, Any]] = field(default_factory=list)
-
-    def totals(self, lang: str | None = None, verdict: str | None = None) -> tuple[int, int]:
-        chosen = [
-            e
-            for e in self.errors
-            if (lang is None or e.lang == lang) and (verdict is None or e.verdict == verdict)
-        ]
-        return sum(e in self.found for e in chosen), len(chosen)
-
-
-def load_key(folder: Path) -> tuple[list[KeyedError], dict[str, list[tuple[int, int]]]]:
-    """The key's errors, and each article's neutral line ranges."""
-    key = json.loads((folder / "key.json").read_text(encoding="utf-8"))
-    errors, neutral = [], {}
-    for article, entry in sorted(key.items()):
-        if article.startswith("_"):
-            continue
-        for name, (first, last, verdict) in sorted(entry["errors"].items()):
-            errors.append(KeyedError(article, name, first, last, verdict))
-        neutral[article] = [(first, last) for first, last, *_ in entry["neutral"]]
-    return errors, neutral
-
-
-def score(
-    result: ScanResult, errors: list[KeyedError], neutral: dict[str, list[tuple[int, int]]]
-) -> Score:
-    """Match every alarm of ``result`` with the key."""
-    outcome = Score(errors)
-    for finding in result.findings:
-        if finding.verdict.value not in ALARMS:
-            continue
-        article = Path(finding.path).name
-        hits = [
-            e
-            for e in errors
-            if e.article == article and e.first - SLACK <= finding.line <= e.last + SLACK
-        ]
-        outcome.found.update(hits)
-        calm = any(
-            first - SLACK <= finding.line <= last + SLACK
-            for first, last in neutral.get(article, [])
-        )
-        if not hits and not calm:
-            outcome.false_alarms.append(
-                {
-                    "article": article,
-                    "line": finding.line,
-                    "kind": finding.kind,
-                    "verdict": finding.verdict.value,
-                    "claim": finding.claim,
-                    "evidence": finding.evidence,
-                }
-            )
-    return outcome
+    now, then = [], []
+    for _ in range(rounds):
+        now.append(timed(ROOT))
+        then.append(timed(other))
+    return min(now), min(then)
 
 
 def main() -> int:
@@ -121,6 +83,7 @@ def main() -> int:
     parser.add_argument(
         "--json", type=Path, default=ROOT / "_build" / "bench" / "real-articles.json"
     )
+    parser.add_argument("--against", metavar="REV", help="also time REV's scan; print the ratio")
     args = parser.parse_args()
     if not (args.folder / "key.json").is_file():
         print(f"real-articles: no key.json in {args.folder}", file=sys.stderr)
@@ -158,6 +121,12 @@ def main() -> int:
     overhead = max(0.0, seconds - code) / len(paths)
     print(f"time per article: {per_article:.2f} s, of which the scan's own: {overhead:.2f} s "
           f"(the articles' code: {code / len(paths):.2f} s)")  # fmt: skip
+    compared = {}
+    if args.against:
+        now, then = against(args.against, paths)
+        print(f"scan time per article, best of 3 interleaved: {now:.3f} s here, {then:.3f} s at "
+              f"{args.against}: {now / then:.2f}x")  # fmt: skip
+        compared = {"against": args.against, "here": now, "then": then, "ratio": now / then}
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(
         json.dumps(
@@ -175,6 +144,7 @@ def main() -> int:
                 "false_alarms": outcome.false_alarms,
                 "seconds_per_article": per_article,
                 "overhead_seconds_per_article": overhead,
+                "compared": compared,
             },
             indent=2,
             ensure_ascii=False,

@@ -7,9 +7,14 @@ import shutil
 from pathlib import Path
 
 from checker.i18n import I18nOptions, I18nResult, TranslationFinding, check
+from checker.typing import Lang
 from tests.helpers import SAMPLES
 
 I18N = SAMPLES / "i18n"
+
+
+#: The languages the samples are written in: a language the project adds needs no samples.
+SAMPLE_LANGS: tuple[Lang, ...] = ("ja", "ko")
 
 
 def i18n_options(locales: Path, **changes: object) -> I18nOptions:
@@ -17,6 +22,7 @@ def i18n_options(locales: Path, **changes: object) -> I18nOptions:
     options = I18nOptions(
         docs=I18N / "docs",
         locales=locales,
+        langs=SAMPLE_LANGS,
         conf_dir=I18N,
         glossary=locales / "glossary.toml",
         templates=I18N / "templates",

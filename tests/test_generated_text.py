@@ -17,6 +17,7 @@ from checker.sphinx.generated_text import PAGE, THEME_PAGE, theme_messages
 from checker.sphinx.generated_text import extension_messages as extract
 from checker.sphinx.ui_text import LABELS, text
 from checker.text.languages import TRANSLATED
+from checker.text.po import read_catalog
 from tests.helpers import ROOT, sample
 
 FIXTURE = registry.load(["tests.fixtures.claims_generated"], package=None)
@@ -71,6 +72,26 @@ def test_the_template_is_a_pot_file(tmp_path: Path) -> None:
         'msgid "holds if {name} of a {SIDE}'
     ) in written
     assert 'msgctxt "rule"\nmsgid "Decision rule"' in written
+
+
+def test_the_theme_labels_have_a_template_that_makes_and_updates_their_catalogs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``nox -s i18n`` writes the theme's template with ``--domain sphinx``, so a new
+    language's ``sphinx.po`` is created with its pages' catalogs and a new theme label reaches
+    every language's."""
+    from checker.cli import main
+
+    pot = tmp_path / "sphinx.pot"
+    assert (
+        main(["i18n", "--root", str(ROOT), "--domain", "sphinx", "--write-template", str(pot)]) == 0
+    )
+    written = {(m.msgctxt, m.msgid) for m in read_catalog(pot).active if m.msgid}
+    assert written == {(m.context, m.msgid) for m in theme_messages().messages}
+    assert len(written) > 30
+    unknown = ["i18n", "--root", str(ROOT), "--domain", "nope", "--write-template", str(pot)]
+    assert main(unknown) == 2
+    assert "known: checker, sphinx, service" in capsys.readouterr().err
 
 
 def test_a_rule_is_shown_in_the_page_language_with_the_values_it_was_given(

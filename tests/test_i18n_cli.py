@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from checker.cli import main
-from tests.i18n_helpers import I18N, sample_locales
+from tests.i18n_helpers import I18N, SAMPLE_LANGS, sample_locales
 
 
 def run(capsys: pytest.CaptureFixture[str], locales: Path, *args: str) -> tuple[int, str]:
@@ -24,6 +24,8 @@ def run(capsys: pytest.CaptureFixture[str], locales: Path, *args: str) -> tuple[
             "--claims-module",
             "tests.fixtures.claims_i18n",
             *args,
+            # the samples' languages unless the test names one
+            *(a for lang in SAMPLE_LANGS if "--lang" not in args for a in ("--lang", lang)),
         ]
     )
     return code, capsys.readouterr().out

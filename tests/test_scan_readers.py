@@ -227,3 +227,18 @@ def test_a_naver_code_box_keeps_its_own_line_breaks() -> None:
     assert [(b.kind, b.text, b.lines, b.info) for b in blocks] == [
         (BlockKind.CODE, "x = 1\nfor i in range(2):\n    print(x)", (2, 3, 4), "python"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [("ja", "ja"), ("ja_JP", "ja"), ("ko-KR", "ko"), ("jv", "en"), ("jav", "en")],
+)
+def test_a_catalog_is_read_in_the_language_its_header_names(header: str, lang: str) -> None:
+    """A catalog is in the language its header names, a region of it included; a code that
+    only begins with the same letters (Javanese ``jav``) is not it, and the English text of
+    an untranslated catalog is read as English."""
+    from checker.scan.document import Block, Document
+    from checker.scan.run import _language
+
+    prose = Block(BlockKind.PROSE, "A view shares the storage of its base.", (1,))
+    assert _language(Document(Path("x.po"), f"po:{header}", (prose,)), "auto") == lang

@@ -85,6 +85,25 @@ def test_header(header: str, expected: list[tuple[str, int]]) -> None:
     assert [(p.kind.value, p.line) for p in catalog.problems] == expected
 
 
+@pytest.mark.parametrize(
+    ("written", "lang", "names"),
+    [
+        ("ja", "ja", True),
+        ("ja_JP", "ja", True),
+        ("ko", "ja", False),
+        ("zh_CN", "zh_CN", True),
+        ("zh-cn", "zh_CN", True),
+        ("zh_TW", "zh_CN", False),
+        ("zh", "zh_CN", False),
+    ],
+)
+def test_the_header_language_of_a_code_with_a_region(written: str, lang: str, names: bool) -> None:
+    header = _LANGUAGE.replace("ja", written) + _PLURAL + _UTF8
+    raw = f'msgid ""\nmsgstr ""\n{header}\n\nmsgid "a"\nmsgstr "b"\n'.encode()
+    catalog = parse_catalog(raw, Path("x.po"), lang)
+    assert [p.kind.value for p in catalog.problems] == ([] if names else ["header"])
+
+
 def test_no_header_is_a_problem() -> None:
     catalog = parse_catalog(b'msgid "a"\nmsgstr "b"\n', Path("x.po"), "ja")
     assert [(p.kind, p.line) for p in catalog.problems] == [(ProblemKind.HEADER, 1)]

@@ -24,6 +24,7 @@ def test_ids_and_keys_carry_the_topic_prefix() -> None:
 def test_every_myth_has_a_vocabulary() -> None:
     myths = [c for c in CLAIMS if c.expect.value == "fails"]
     assert [c.id for c in myths] == [
+        "checkpointing/myth-only-arguments-tracked",
         "checkpointing/myth-recomputes-whole-forward",
         "checkpointing/myth-halves-memory-for-free",
     ]
@@ -39,7 +40,8 @@ def test_unknown_variant_is_refused() -> None:
 #: of each claim with a vocabulary per language, a denial of a myth (line 17), and a myth
 #: about checkpoint_sequential followed by its correction (lines 19 and 21), and the two myths
 #: again as a blind test of the scanner phrased them (lines 23 and 25: an omitted argument's
-#: own "if", a few words between "only" and "nn.Sequential").
+#: own "if", a few words between "only" and "nn.Sequential"); the myth that checkpoint tracks
+#: only its arguments (line 27), and an nn.Sequential presupposed, not required (line 29).
 STATEMENTS = {
     (lang, line, claim, verdict)
     for lang in LANGS
@@ -58,6 +60,8 @@ STATEMENTS = {
         (21, "checkpointing/sequential-takes-a-list", S),
         (23, "checkpointing/use-reentrant-omitted-warns", C),
         (25, "checkpointing/sequential-takes-a-list", C),
+        (27, "checkpointing/myth-only-arguments-tracked", C),
+        (29, "checkpointing/sequential-takes-a-list", C),
     )
 }
 

@@ -3,6 +3,8 @@ statements of its claims in English, Japanese and Korean (``tests/samples/scan-d
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from checker import registry
@@ -58,6 +60,33 @@ def test_the_scanner_reads_each_claim_in_each_language(lang: str) -> None:
     assert len(found) == len(FINDINGS) == 15
     assert set(found) == FINDINGS
     assert {f.lang for f in result.findings if f.kind == "claim"} == {lang}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "verdict"),
+    [
+        # a copy said as the copy itself, the memory it takes, or how arguments are passed
+        ("`torch.Tensor()` allocates new memory for a NumPy array.", C),
+        ("`torch.Tensor()` takes a NumPy array call by value.", C),
+        ("`torch.Tensor()` は NumPy 配列から新しいメモリ領域を作る。", C),
+        ("`torch.Tensor()` は NumPy 配列を値渡しで受け取る。", C),
+        ("`torch.Tensor()`는 NumPy 배열의 사본을 만든다.", C),
+        ("`torch.Tensor()`는 NumPy 배열을 변환할 때 새 메모리를 할당한다.", C),
+        ("`torch.Tensor()`는 NumPy 배열을 call by value로 받는다.", C),
+        # the same memory denies the myth
+        ("`torch.Tensor()` uses the same memory as a float32 NumPy array.", S),
+        ("`torch.Tensor()` は float32 の NumPy 配列と同じメモリを使う。", S),
+        ("`torch.Tensor()`는 float32 NumPy 배열과 같은 메모리를 쓴다.", S),
+    ],
+)
+def test_the_copy_myth_is_read_in_the_words_posts_use(
+    sentence: str, verdict: FindingVerdict, tmp_path: Path
+) -> None:
+    (tmp_path / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
+    result = scan([tmp_path], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
+    found = {(f.claim, f.verdict) for f in result.findings if f.kind == "claim"}
+    assert ("data/myth-tensor-class-always-copies", verdict) in found
+    assert all(v is not C for _, v in found) or verdict is C
 
 
 torch = pytest.importorskip("torch")

@@ -1,11 +1,19 @@
-"""Tests of the views and in-place topic: its claims."""
+"""Tests of the views and in-place topic: its claims, and the scanner reading statements of
+its myths about view() and reshape() in English, Japanese and Korean
+(tests/samples/scan-topics/views/)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from checker import registry
+from checker.scan.findings import FindingVerdict
+from checker.text.languages import LANGS
+from tests.helpers import claim_verdicts, sample, scan_prose
 
+C, S = FindingVerdict.CONTRADICTED, FindingVerdict.SUPPORTED
 CLAIMS = registry.load().in_package("checker.claims.views")
 
 
@@ -37,6 +45,48 @@ def test_allocator_claims_are_cuda_only() -> None:
         assert claim.devices == ("cuda",)
 
 
+#: (language, line, claim, verdict) of every claim finding in the samples: each myth stated
+#: (lines 3 and 7) and denied (lines 5 and 9); view() "in place", "directly" or "without a new
+#: tensor", and reshape() or reshape_as() failing on a tensor whose memory is not contiguous.
+STATEMENTS = {
+    (lang, line, claim, verdict)
+    for lang in LANGS
+    for line, claim, verdict in (
+        (3, "views/myth-view-reshapes-in-place", C),
+        (5, "views/myth-view-reshapes-in-place", S),
+        (7, "views/myth-reshape-fails-on-non-contiguous", C),
+        (9, "views/myth-reshape-fails-on-non-contiguous", S),
+    )
+}
+
+
+def test_the_scanner_reads_the_view_and_reshape_myths_in_three_languages() -> None:
+    assert claim_verdicts(scan_prose(sample("scan-topics", "views"))) == STATEMENTS
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lang"),
+    [
+        # view() is about the shape of its result; what stays the same is said in other words
+        ("`view()` gives a new shape while the original tensor keeps its shape.", "en"),
+        ("`view()` で形状を変えても、元のテンソルの形はそのまま残る。", "ja"),
+        ("`view()`로 모양을 바꿔도 원본 텐서는 그대로 남는다.", "ko"),
+        # a write through a view changing the original is true, and not this myth
+        ("Writing through `view()` changes the original tensor in place.", "en"),
+        # the error of view() itself, said of view() and reshape() together
+        ("`view()` と違い `reshape()` は連続でないテンソルでもエラーにならない。", "ja"),
+        ("연속적이지 않은 텐서에서는 `view()`가 오류를 내고 `reshape()`는 복사한다.", "ko"),
+    ],
+)
+def test_true_sentences_about_view_and_reshape_are_not_contradicted(
+    sentence: str, lang: str, tmp_path: Path
+) -> None:
+    path = tmp_path / f"{lang}.md"
+    path.write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
+    verdicts = {v for *_, v in claim_verdicts(scan_prose(path))}
+    assert FindingVerdict.CONTRADICTED not in verdicts
+
+
 torch = pytest.importorskip("torch")
 
 
@@ -50,3 +100,14 @@ def test_every_cpu_claim_is_confirmed() -> None:
         observation = claim.probe(device)
         assert observation.holds == (claim.expect.value == "holds"), claim.id
         assert {m.key for m in observation.measurements} == set(claim.measures), claim.id
+
+
+@pytest.mark.parametrize(
+    "claim_id", ["views/myth-view-reshapes-in-place", "views/myth-reshape-fails-on-non-contiguous"]
+)
+def test_the_view_and_reshape_myths_fail_and_their_controls_flip(claim_id: str) -> None:
+    claim = next(c for c in CLAIMS if c.id == claim_id)
+    assert claim.control is not None
+    observation, control = claim.probe("cpu"), claim.control.probe("cpu")
+    assert (observation.holds, control.holds) == (False, True)
+    assert {m.key for m in control.measurements} == set(claim.control.measures)

@@ -71,6 +71,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write the template of the text the Sphinx extension generates (labels, decision "
         "rules, reasons) to POT, extracted from the claim modules, and check nothing",
     )
+    p.add_argument(
+        "--domain",
+        metavar="DOMAIN",
+        help="with --write-template: the gettext domain whose template to write (checker, "
+        "sphinx for the theme's labels, service); default: the extension's",
+    )
 
 
 def run(
@@ -97,7 +103,12 @@ def run(
         if not generated:
             print("error: --write-template: no catalog of generated text", file=sys.stderr)
             return USAGE_ERROR
-        return _write_template(args, root, generated[0])
+        chosen = [c for c in generated if args.domain in (None, c.domain)]
+        if not chosen:
+            domains = ", ".join(dict.fromkeys(c.domain for c in generated))
+            print(f"error: --domain: no domain {args.domain!r} (known: {domains})", file=sys.stderr)
+            return USAGE_ERROR
+        return _write_template(args, root, chosen[0])
     options = I18nOptions(
         docs=docs,
         locales=locales,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from checker.scan.values import stated_value
 from checker.text.languages import LANGUAGES
 
 RAISES = "raises"
@@ -69,3 +70,9 @@ def stated_outcome(comment: str, *, own_line: bool = False) -> StatedOutcome | N
     if rest != text:  # it runs; and if it also raises, that is another line's: nothing
         return None if raises else StatedOutcome(RUNS, "", text)
     return StatedOutcome(RAISES, named.group(1) if named else "", text) if raises else None
+
+
+def run_judges(comment: str) -> bool:
+    """Whether running its line judges a comment: it states a value (``# True``) or that
+    the line raises or runs (``# no error``); such a comment is no claim to read."""
+    return stated_value(comment) is not None or stated_outcome(comment) is not None

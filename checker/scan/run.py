@@ -23,6 +23,7 @@ from checker.scan.readers import FORMATS, read
 from checker.scan.sandbox import Sandbox, SnippetLimits
 from checker.text import languages
 from checker.text.links import anchor, language_url
+from checker.text.po_header import names_language
 from checker.text.sites import claim_sites
 from checker.typing import DEVICES, Device
 from checker.verdict import Verdict
@@ -125,8 +126,11 @@ def _mentions(document: Document, lang: str, claims: list[Any]) -> list[statemen
 def _language(document: Document, requested: str) -> str:
     if requested != "auto":
         return requested
-    if document.format.startswith("po:") and document.format[3:5] in languages.LANGS:
-        return document.format[3:5]
+    if document.format.startswith("po:"):  # the catalog's header names its language
+        written = document.format[3:]
+        named = [lang for lang in languages.LANGS if names_language(written, lang)]
+        if named:
+            return named[0]
     prose = "\n".join(b.text for b in document.blocks if b.kind is BlockKind.PROSE)
     detected = languages.detect(prose)
     if detected is None:

@@ -19,6 +19,7 @@ holds (a myth's probe finds that it fails). So the article is
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,8 +31,8 @@ from checker.scan import order, table
 from checker.scan.document import Block, BlockKind
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.history import History
-from checker.scan.raising import stated_outcome
-from checker.scan.values import stated_value
+from checker.scan.raising import run_judges
+from checker.scan.subjects import case_of_paragraph, joined, names_code, pointed_back
 from checker.text import languages, reading
 from checker.typing import Lang
 from checker.verdict import Status, Verdict
@@ -54,6 +55,9 @@ class SentenceMention:
     #: sentence quoted in a Japanese post): its words are read in that language, and the
     #: finding still links to the page in the article's.
     read_in: str = ""
+    #: For a reason read after the sentence it explains (see :func:`_reasons`): where in
+    #: :attr:`sentence` the reason begins; ``-1`` for any other sentence.
+    reason_at: int = -1
 
     @property
     def quote(self) -> str:
@@ -83,19 +87,14 @@ def mentions_in(
     marks = table.statements(block.header, block.cells, lang)
     if marks:  # a table row of marks: the statements it makes, quoted as the row
         return _marked(block, lang, marks, claims, about)
+    paragraph = ""  # the code name an earlier sentence of this block named
     for offset, written in _with_examples(reading.sentences(block.text), lang):
         if _MEASURED_ROLE.search(written):
             continue  # it reports a measured value: the docs build checks it
         line = block.line_at(offset)
         sentence = _ADDRESS.sub(_spaces, written)  # a link's words state nothing
         named = _named_subject(sentence, subjects)
-        read = sentence
-        if named is None and topic.subject:
-            # a subject that points back: "this context manager", "この関数", "이 함수"
-            demonstrative = languages.language(lang).demonstrative
-            read = demonstrative.sub(f"`{topic.subject}`", sentence, count=1)
-        if named is not None:
-            topic.subject = named
+        read = sentence if named is not None else pointed_back(sentence, lang, topic.subject)
         written_in = _written_in(sentence, lang)
         # read without its asides where that still states the claim, else as it is
         plain = without_asides(read)
@@ -108,6 +107,10 @@ def mentions_in(
                 if m.claim.id not in plain_ids
             ]
         matched += _ordered(read, written_in, claims, {m.claim.id for m in matched})
+        if not matched and read == sentence and paragraph:  # "On the CPU, only bfloat16 works"
+            read, matched = case_of_paragraph(sentence, written_in, paragraph, claims)
+        if named is not None and names_code(named, sentence):
+            topic.subject = paragraph = named
         if block.heading and not _heading_states(sentence, written_in):
             matched = []  # "deepcopy와 계산 그래프": a topic, not a statement
         read_in = written_in if written_in != lang else ""
@@ -121,7 +124,44 @@ def mentions_in(
             and (_TORCH_NAME.search(sentence) or any(s in sentence for s in api_subjects))
         ):
             found.append(SentenceMention(block, line, written, lang, None))
+    for offset, reading_of, at in _reasons(reading.sentences(block.text), lang):
+        written_in = _written_in(reading_of, lang)
+        read_in = written_in if written_in != lang else ""
+        for mention in _once(_in_reason(reading_of, at, written_in, claims), about):
+            found.append(
+                SentenceMention(
+                    block, block.line_at(offset), reading_of, lang, mention, "", read_in, at
+                )
+            )
     return found
+
+
+def _reasons(sentences: list[tuple[int, str]], lang: str) -> list[tuple[int, str, int]]:
+    """The sentences that give the reason for the sentence before them ("This is because
+    …", ``これは…ためです``, ``이는 … 때문이다``: :attr:`~checker.text.languages.base.Language.
+    reason_opener`), each read after that sentence, whose subjects it speaks of: ``(offset
+    of the reason, the two sentences, where the reason begins in their normalised text)``."""
+    opener = languages.language(lang).reason_opener
+    found = []
+    for (_, before), (offset, sentence) in itertools.pairwise(sentences):
+        if opener.match(reading.normalise(sentence)):
+            joined = f"{before} {sentence}"
+            found.append((offset, joined, len(reading.normalise(f"{before} "))))
+    return found
+
+
+def _in_reason(
+    sentence: str, at: int, lang: str, claims: Sequence[Claim]
+) -> list[reading.ClaimMention]:
+    """The claims a reason states (``sentence``: the sentence it explains, then the reason
+    from ``at``): those whose predicate is the reason's; what the sentence it explains
+    states is read from that sentence alone."""
+    reason = reading.normalise(sentence)[at:].lower()
+    return [
+        mention
+        for mention in reading.mentions(sentence, lang, list(claims))  # type: ignore[arg-type]
+        if reading.stem_pattern(mention.predicate).search(reason)
+    ]
 
 
 #: A web address, or a slug standing alone (``how-to-copy-a-tensor-with-clone-and-detach``):
@@ -261,15 +301,13 @@ def _named_subject(sentence: str, subjects: tuple[str, ...]) -> str | None:
 def comment_statements(code: Block) -> list[Block]:
     """The comments of a code block that are sentences, as prose: each is read with the names
     its line calls (``d = a.detach()  # shares memory with a`` is "`detach()` shares memory
-    with a"). Comments that state a value, or that the line raises or runs (``# no error``),
-    are the snippet's business (``program``): running the line judges them."""
+    with a"). Comments stating a value or that the line raises or runs (``# no error``) are
+    the snippet's business (``program``): running the line judges them."""
     found = []
     for row, line in enumerate(code.text.split("\n")):
         code_part, hash_, comment = line.partition("#")
         comment = comment.strip()
-        if not hash_ or not comment or _quoted(code_part) or stated_value(comment) is not None:
-            continue
-        if stated_outcome(comment) is not None:
+        if not hash_ or not comment or _quoted(code_part) or run_judges(comment):
             continue
         if len(comment.split()) < 3 and languages.detect(comment) == "en":
             continue  # "# forward", "# 4 MB": a label, not a sentence
@@ -346,7 +384,7 @@ def judge(
         else {}
     )
     stems = words.get(lang, ())
-    doubt = indirect(mention.sentence, lang, claim, opposite)
+    doubt = indirect(mention.sentence, lang, claim, opposite, mention.reason_at)
     if doubt:
         return finding(
             FindingVerdict.UNVERIFIED, f"mentions '{claim.statement}', but {doubt}: not judged"
@@ -389,15 +427,22 @@ def _contrasted(text: str, at: int, subject: str, lang: str) -> bool:
     return bool(language.contrast.search(text[:at]))
 
 
-def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) -> str | None:
+def indirect(
+    sentence: str, lang: Lang, claim: Claim, opposite: bool = False, reason_at: int = -1
+) -> str | None:
     """Why a sentence that uses a claim's words may not be stating it, or ``None``: it speaks
     *about* a statement (reported speech, a judgement of another text, a condition, a
     question: :attr:`~checker.text.languages.base.Language.indirect`), which the scanner
     does not judge, or its subject and predicate stand too far apart
     (:attr:`~checker.text.languages.base.Language.reach`) or in different clauses.
-    ``opposite``: the sentence uses the vocabulary's opposite predicate."""
+    ``opposite``: the sentence uses the vocabulary's opposite predicate. ``reason_at``: where
+    a reason begins that ``sentence`` gives for its first part (a hedge of that part does not
+    hedge the reason: :attr:`~checker.text.languages.base.Language.hedge`)."""
     language = languages.language(lang)
     prose = reading.normalise(sentence)
+    if reason_at >= 0:
+        explained = language.hedge.sub(lambda m: " " * len(m.group(0)), prose[:reason_at])
+        prose = explained + prose[reason_at:]
     vocabulary = claim.vocabulary
     wording = (
         {} if vocabulary is None else (vocabulary.opposites if opposite else vocabulary.predicates)
@@ -436,7 +481,7 @@ def indirect(sentence: str, lang: Lang, claim: Claim, opposite: bool = False) ->
         if gap > language.reach:
             return f"its subject and predicate are {gap} characters apart"
         breaks = list(_CLAUSE_BREAK.finditer(prose, start, end))
-        if breaks and not (len(breaks) == 1 and _ANAPHORA.match(prose, breaks[0].end())):
+        if breaks and not joined(prose, breaks, vocabulary.subjects):
             return "its subject and predicate are in different clauses"
     return None
 
@@ -475,9 +520,6 @@ _CLAUSE_BREAK = re.compile(
     r"[:;：；]|\s[-–—]\s|\bbut\b|\bwhere\b|\bwhereas\b|\band\s+(?:it|they|this|these|those)\b",
     re.IGNORECASE,
 )
-#: A clause after a semicolon that opens by pointing back at the subject of the one before
-#: ("`use_reentrant` is optional; the default prints nothing"): it goes on about that subject.
-_ANAPHORA = re.compile(r"(?<=;)\s*(?:it|this|that|the default|its default)\b", re.IGNORECASE)
 
 
 def confirmed_in_source(

@@ -70,7 +70,7 @@ def header_problems(
     if lang is None:
         return problems
     language, line = header.get("language", ("", entry.msgstr_line))
-    if language.replace("-", "_").split("_")[0].lower() != lang:
+    if not names_language(language, lang):
         problems.append(
             Problem(
                 line, ProblemKind.HEADER, f"Language is {language or 'missing'!r}; expected {lang}"
@@ -89,6 +89,14 @@ def header_problems(
             )
         )
     return problems
+
+
+def names_language(written: str, lang: str) -> bool:
+    """Whether a header's ``Language`` names ``lang``: the code itself, in any case and with
+    ``-`` or ``_`` (``zh-CN`` for ``zh_CN``), or a region of it (``ja_JP`` for ``ja``); not
+    another region of the same language (``zh_TW`` for ``zh_CN``)."""
+    written, lang = (code.replace("-", "_").lower() for code in (written.strip(), lang))
+    return written == lang or written.startswith(lang + "_")
 
 
 def _compact(expr: str) -> str:

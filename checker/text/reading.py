@@ -36,8 +36,17 @@ def _sentence_end() -> re.Pattern[str]:
     spaced = _joined(language.spaced_stops for language in languages.LANGUAGES)
     openers = _joined(language.sentence_openers for language in languages.LANGUAGES)
     closed = _joined(language.closed_stops for language in languages.LANGUAGES)
+    # A language whose words run together writes no space after a stop: a half-width "!" or
+    # "?" right before one of its letters ends a sentence too ("答えは簡単!この関数は…"), unless
+    # it stands inside a quotation (the next corner bracket closes one: 「本当?この値も…」).
+    run_together = _joined(
+        language.letters + language.shared_letters
+        for language in languages.LANGUAGES
+        if language.closed_stops and not language.spaced_word_letters
+    )
+    glued = rf"|(?<=[!?])(?![^「」『』]*[」』])(?=[{run_together}])" if run_together else ""
     return re.compile(
-        rf"(?<=[{spaced}])\s+(?=[{openers}])|(?<=[{spaced}])\n\s*|(?<=[{closed}])|\n\s*\n"
+        rf"(?<=[{spaced}])\s+(?=[{openers}])|(?<=[{spaced}])\n\s*|(?<=[{closed}])|\n\s*\n" + glued
     )
 
 

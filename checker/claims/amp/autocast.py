@@ -183,6 +183,9 @@ MYTH_CPU_AUTOCAST_BFLOAT16_ONLY = Claim(
                 "only lower-precision",
                 "only low-precision",
                 "only reduced-precision",
+                "only lower precision",
+                "only low precision",
+                "only reduced precision",
             ),
             "ja": (
                 "bfloat16 のみ",
@@ -193,6 +196,8 @@ MYTH_CPU_AUTOCAST_BFLOAT16_ONLY = Claim(
             ),
             "ko": ("bfloat16만", "bfloat16 만", "bfloat16 외에는", "유일한 저정밀도"),
         },
+        # a statement about autocast in general is not this one: on CUDA, float16 is the default
+        requires={"en": ("cpu",), "ja": ("cpu",), "ko": ("cpu",)},
     ),
 )
 

@@ -15,6 +15,7 @@ several sections use: the variants, and what a training step under each runs and
 
 #: The sections, in the order the pages show them.
 SECTIONS = (
+    "arguments",
     "reentrant",
     "recompute",
     "rng",

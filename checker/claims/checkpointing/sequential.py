@@ -84,19 +84,28 @@ SEQUENTIAL_TAKES_A_LIST = Claim(
             "ko": ("리스트도", "리스트를 넘길 수"),
         },
         denies=False,
-        opposites={
+        opposites={  # only an nn.Sequential, or one presupposed ("前提", "전제")
             "en": (
                 "only … nn.Sequential",
                 "must be an nn.Sequential",
                 "requires an nn.Sequential",
+                "assumes … nn.Sequential",
             ),
             "ja": (
                 "nn.Sequentialのみ",
                 "nn.Sequential のみ",
                 "nn.Sequentialだけ",
                 "nn.Sequential … しか",
+                "nn.Sequential … 前提",
+                "nn.Sequential である必要",
             ),
-            "ko": ("nn.Sequential만", "nn.Sequential에만", "nn.Sequential … 만 받"),
+            "ko": (
+                "nn.Sequential만",
+                "nn.Sequential에만",
+                "nn.Sequential … 만 받",
+                "nn.Sequential … 전제",
+                "nn.Sequential이어야",
+            ),
         },
     ),
 )

@@ -109,6 +109,13 @@ COPYING_CONSTRUCTORS_COST_GROWS_WITH_SIZE = Claim(
             "ja": ("速い", "高速"),
             "ko": ("빠르", "빠른"),
         },
+        # compared with another constructor that shares, from_numpy is not what this claim
+        # measures ("as_tensor() can be faster than from_numpy()" neither agrees nor denies)
+        unless={
+            "en": ("as_tensor", "asarray"),
+            "ja": ("as_tensor", "asarray"),
+            "ko": ("as_tensor", "asarray"),
+        },
         denies=False,
     ),
 )

@@ -75,10 +75,18 @@ def _reaches(a: Any, t: Any) -> bool:
     return reached
 
 
+#: Sharing, also as "no copy is needed" (the negation is part of the wording).
 _SHARE: dict[Lang, tuple[str, ...]] = {
-    "en": ("share", "same memory", "shallow copy"),
-    "ja": ("共有", "浅いコピー"),
-    "ko": ("공유", "얕은 복사"),
+    "en": ("share", "same memory", "shallow copy", "no copy", "no need to copy"),
+    "ja": ("共有", "浅いコピー", "コピーが不要", "コピーは不要", "コピー不要", "コピーの必要がな"),
+    "ko": (
+        "공유",
+        "얕은 복사",
+        "복사가 필요 없",
+        "복사할 필요가 없",
+        "복사가 불필요",
+        "복사 불필요",
+    ),
 }
 
 _COPY: dict[Lang, tuple[str, ...]] = {

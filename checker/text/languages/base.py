@@ -150,6 +150,14 @@ class Language:
     #: How a sentence that lists examples of the sentence before it begins: "For example",
     #: ``例えば``, ``예를 들어`` (matched at the sentence's start).
     example_marker: re.Pattern[str]
+    #: How a sentence that gives the reason for the sentence before it begins, pointing back
+    #: at it: "This is because", ``これは…ためです``, ``이는 … 때문이다`` (matched at the
+    #: sentence's start). The scanner reads the reason as said of that sentence's subjects.
+    reason_opener: re.Pattern[str]
+    #: The hedges among :attr:`indirect` ("may", ``ことがある``, ``경우가 있``): they say
+    #: how often a statement holds. A hedge on a sentence does not hedge the reason the next
+    #: sentence gives for it ("`a` can be faster than `b`. This is because `b` copies.").
+    hedge: re.Pattern[str]
     #: What a heading that makes a statement has: a finite verb in English ("`view()` shares
     #: memory"), a final predicate in Japanese and Korean (``共有する``, ``복사한다``).
     heading_predicate: re.Pattern[str]

@@ -88,7 +88,8 @@ ENGLISH = Language(
         ]
     ),
     postpositions=False,
-    contrast=re.compile(r"\b(?:unlike|in contrast to|as opposed to)\s+[`(]*[\w.]*$", re.I),
+    # "unlike X", and the term of a comparison: "faster than X"
+    contrast=re.compile(r"\b(?:unlike|in contrast to|as opposed to|than)\s+[`(]*[\w.]*$", re.I),
     order_before=re.compile(r"\b(?:before|prior to|then|followed by)" + _ORDER_GAP, re.I),
     order_after=re.compile(r"\b(?:after|once)" + _ORDER_GAP, re.I),
     number_words=NUMBER_WORDS,
@@ -100,6 +101,11 @@ ENGLISH = Language(
     example_marker=re.compile(
         r"(?:for\s+(?:example|instance)|e\.\s?g\.|such\s+as)\b", re.IGNORECASE
     ),
+    reason_opener=re.compile(
+        r"(?:this|that|it)(?:'s|\s+is)\s+(?:because|since|due\s+to)\b|the\s+reason\s+is\b",
+        re.IGNORECASE,
+    ),
+    hedge=re.compile(r"\b(?:may|might|can|could|sometimes)\b", re.IGNORECASE),
     # a finite verb after its subject, or an auxiliary ("Why reshape is not a view")
     heading_predicate=re.compile(
         r"\b(?:is|are|was|were|isn't|aren't|does|doesn't|do|don't|did|can|can't|cannot|"

@@ -46,7 +46,10 @@ JAPANESE = Language(
     relative_negation=NEVER,
     function_words=frozenset(),
     postpositions=True,
-    contrast=re.compile(r"^[A-Za-z0-9_.()`]*\s*(?:とは|と)(?:違って|違い|異なり)"),
+    # "X と違って", and the term of a comparison, "X よりも速い" (not "X より前に", an order)
+    contrast=re.compile(
+        r"^[A-Za-z0-9_.()`]*\s*(?:(?:とは|と)(?:違って|違い|異なり)|より(?:も)?(?![前後先]))"
+    ),
     order_before=re.compile(r"^[^。、,]{0,12}?(?:の前|前に|より前)"),
     order_after=re.compile(r"^[^。、,]{0,12}?(?:の後|後に|後で|てから|でから|した後)"),
     number_words={},
@@ -55,6 +58,12 @@ JAPANESE = Language(
         r"|(?:この|その)(?:中|ブロック内|内部)"
     ),
     example_marker=re.compile(r"(?:例えば|たとえば|例として)"),
+    # "これは、…ためです" / "なぜなら…からです": a reason, ending as one does
+    reason_opener=re.compile(
+        r"(?:(?:これ|それ)は[、,]?|なぜなら[、,]?|その理由は[、,]?)"
+        r"(?=.*(?:ため|から|せい)(?:です|だ|である)?[。.]?$)"
+    ),
+    hedge=re.compile(r"場合があ|ことがあ|かもしれ|可能性があ"),
     # a final predicate: "メモリを共有する"
     heading_predicate=re.compile(r"(?:る|た|い|だ|す|ず|ない|ます|です|ません)[^\w`]*$"),
     indirect=re.compile(

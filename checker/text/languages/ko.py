@@ -44,7 +44,10 @@ KOREAN = Language(
     relative_negation=NEVER,
     function_words=frozenset(),
     postpositions=True,
-    contrast=re.compile(r"^[A-Za-z0-9_.()`]*\s*(?:와|과)(?:는)?\s*달리"),
+    # "X와 달리", and the term of a comparison, "X보다 빠르다" (not "X보다 먼저", an order)
+    contrast=re.compile(
+        r"^[A-Za-z0-9_.()`]*\s*(?:(?:와|과)(?:는)?\s*달리|보다(?:는|도)?(?!\s*(?:먼저|앞|뒤|나중)))"
+    ),
     order_before=re.compile(r"^[^.,]{0,12}?(?:전에|이전에|보다 먼저)"),
     order_after=re.compile(r"^[^.,]{0,12}?(?:후에|다음에|뒤에|하고 나서|한 뒤)"),
     number_words={},
@@ -53,6 +56,11 @@ KOREAN = Language(
         r"|(?:이|그)\s*안"
     ),
     example_marker=re.compile(r"(?:예를\s*들어|예를\s*들면|예컨대|예로)"),
+    # "이는 … 때문이다" / "왜냐하면 … 때문이다": a reason, ending as one does
+    reason_opener=re.compile(
+        r"(?:이는|이것은|그것은|그\s*이유는|왜냐하면)\s*(?=.*(?:때문|이유)\S*[.]?$)"
+    ),
+    hedge=re.compile(r"경우가 있|수도 있|때가 있|가능성이 있"),
     # a final predicate: "복사한다"
     heading_predicate=re.compile(r"(?:다|요|음|함|됨|까)[^\w`]*$"),
     indirect=re.compile(

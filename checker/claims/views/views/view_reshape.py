@@ -1,4 +1,5 @@
-"""Claims of "Operations that return views" (docs/topics/views-and-inplace.md, ``(vi-views)=``)."""
+"""Claims of "`view`, `reshape` and `flatten`" (docs/topics/views-and-inplace.md,
+``(vi-view-reshape)=``)."""
 
 from __future__ import annotations
 
@@ -75,6 +76,174 @@ VIEW_AND_RESHAPE_SHARE_STORAGE = Claim(
 )
 
 
+def probe_view_in_place_myth(device: Device) -> Observation:
+    return _shape_in_place_rule(device, resize=False)
+
+
+def control_resize_in_place(device: Device) -> Observation:
+    return _shape_in_place_rule(device, resize=True)
+
+
+def _shape_in_place_rule(device: Device, resize: bool) -> Observation:
+    """The myth "view() changes the shape of the tensor it is called on, in place": after
+    ``y = x.view(6, 4)`` of a 2 × 3 × 4 tensor, ``x`` has the shape (6, 4) and ``y`` is ``x``,
+    as after ``resize_(6, 4)``, which does work in place."""
+    import torch
+
+    x = torch.arange(24.0, device=device).reshape(2, 3, 4)
+    y = x.resize_(6, 4) if resize else x.view(6, 4)
+    shape, same = str(tuple(x.shape)), y is x
+    key = "resize" if resize else "view"
+    call = "resize_" if resize else "view"
+    return Observation(
+        holds=shape == "(6, 4)" and same,
+        rule=f"holds if x.{call}(6, 4) of a 2 × 3 × 4 tensor x leaves x with the shape "
+        "(6, 4) and returns x itself",
+        measurements=(
+            Measurement(f"vi-{key}-original-shape", shape, "text"),
+            Measurement(f"vi-{key}-returns-original", same, "bool"),
+        )
+        + (() if resize else (Measurement("vi-view-result-shares", shares_storage(y, x), "bool"),)),
+    )
+
+
+MYTH_VIEW_RESHAPES_IN_PLACE = Claim(
+    id="views/myth-view-reshapes-in-place",
+    statement="view() changes the shape of the tensor it is called on, in place, instead of "
+    "returning a new tensor.",
+    expect=Expect.FAILS,
+    probe=probe_view_in_place_myth,
+    control=Control(
+        "resize_(), which changes the shape in place",
+        control_resize_in_place,
+        measures=("vi-resize-original-shape", "vi-resize-returns-original"),
+    ),
+    measures=("vi-view-original-shape", "vi-view-returns-original", "vi-view-result-shares"),
+    vocabulary=Vocabulary(
+        # the function, named as code or as "the view function" (view関数, view 함수)
+        subjects=(
+            "view(",
+            "`view`",
+            "view関数",
+            "view 関数",
+            "viewメソッド",
+            "view メソッド",
+            "view함수",
+            "view 함수",
+            "view 메서드",
+            "view 메소드",
+        ),
+        # what the function does to the tensor it is called on: changes its shape, and
+        # makes no new tensor (the negation is part of that wording, not a denial)
+        predicates={
+            "en": (
+                "changes the original tensor's shape",
+                "changes the shape of the original",
+                "modifies the original tensor's shape",
+                "modifies the shape of the original",
+                "reshapes the original",
+                "in place",
+                "in-place",
+                "does not create a new tensor",
+                "doesn't create a new tensor",
+                "without creating a new tensor",
+                "instead of returning a new tensor",
+            ),
+            "ja": (
+                "形状を … 変更",
+                "形状を … 変え",
+                "形を … 変え",
+                "形を … 変更",
+                "サイズを … 変更",
+                "形状を … 書き換え",
+                "新しいテンソルを作成しな",
+                "新しいテンソルを作成せず",
+                "新しいテンソルを作らな",
+                "新しいテンソルを作らず",
+                "新しいテンソルを生成しな",
+                "新しいテンソルを生成せず",
+                "新しいテンソルは作られな",
+                "新しいテンソルは作成されな",
+            ),
+            "ko": (
+                "모양을 … 바꾸",
+                "모양을 … 바꿔",
+                "모양을 … 바꿉",
+                "모양을 … 변경",
+                "형태를 … 바꾸",
+                "형태를 … 바꿔",
+                "형태를 … 바꿉",
+                "형태를 … 변경",
+                "크기를 … 바꾸",
+                "크기를 … 변경",
+                "새 텐서를 만들지 않",
+                "새로운 텐서를 만들지 않",
+                "새 텐서를 생성하지 않",
+                "새로운 텐서를 생성하지 않",
+                "새 텐서가 만들어지지 않",
+                "새 텐서가 생성되지 않",
+            ),
+        },
+        opposites={
+            "en": ("returns a new tensor", "new tensor object"),
+            "ja": ("新しいテンソルを返", "別のテンソルを返"),
+            "ko": ("새 텐서를 반환", "새로운 텐서를 반환"),
+        },
+        # said of the tensor it is called on: "the original", "in place"
+        requires={
+            "en": ("original", "in place", "in-place", "itself"),
+            "ja": ("元の", "元テンソル", "インプレース", "その場で", "原地", "自体", "そのもの"),
+            "ko": ("원래", "원본", "인플레이스", "제자리", "in-place", "자체"),
+        },
+        # memory, copies and writes are views/view-and-reshape-share-storage ("no new
+        # tensor" said of memory means "no copy", and is true); "the original stays as it
+        # is" denies the myth in words the predicates do not hold
+        unless={
+            "en": (
+                "memory",
+                "storage",
+                "copy",
+                "copies",
+                "writ",
+                "value",
+                "element",
+                "data",
+                "unchanged",
+                "keeps",
+                "intact",
+            ),
+            "ja": (
+                "メモリ",
+                "ストレージ",
+                "共有",
+                "コピー",
+                "複製",
+                "書き込",
+                "値",
+                "要素",
+                "データ",
+                "そのまま",
+                "元のまま",
+                "保た",
+            ),
+            "ko": (
+                "메모리",
+                "스토리지",
+                "공유",
+                "복사",
+                "쓰기",
+                "값",
+                "원소",
+                "요소",
+                "데이터",
+                "그대로",
+                "유지",
+            ),
+        },
+    ),
+)
+
+
 def probe_reshape_non_contiguous(device: Device) -> Observation:
     return _reshape_copy_rule(device, transposed=True)
 
@@ -125,6 +294,85 @@ RESHAPE_COPIES_NON_CONTIGUOUS = Claim(
         # "reshape() always copies" is wider than this claim (the layouts that allow no
         # view): it is views/view-and-reshape-share-storage that judges it
         unless={"en": ("always",), "ja": ("常に", "いつも"), "ko": ("항상", "언제나")},
+    ),
+)
+
+
+def probe_reshape_raises_myth(device: Device) -> Observation:
+    return _raises_on_transpose_rule(device, "reshape")
+
+
+def control_view_raises(device: Device) -> Observation:
+    return _raises_on_transpose_rule(device, "view")
+
+
+def _raises_on_transpose_rule(device: Device, method: str) -> Observation:
+    """The myth "reshape() fails on a tensor that is not contiguous": reshape(12) and
+    reshape_as() of a transposed 3 × 4 tensor raise RuntimeError, as view(12) and view_as()
+    do."""
+    import torch
+
+    t = _grid(device).t()
+    error = _error(lambda: getattr(t, method)(12))
+    error_as = _error(lambda: getattr(t, f"{method}_as")(torch.empty(2, 6, device=device)))
+    raised = error.startswith("RuntimeError") and error_as.startswith("RuntimeError")
+    return Observation(
+        holds=not t.is_contiguous() and raised,
+        rule=f"holds if, on a transposed 3 × 4 tensor, which is not contiguous, {method}(12) "
+        f"and {method}_as() of a 2 × 6 tensor both raise RuntimeError",
+        measurements=(
+            Measurement(f"vi-{method}-of-transpose-error", error, "exception"),
+            Measurement(f"vi-{method}-as-of-transpose-error", error_as, "exception"),
+        ),
+    )
+
+
+MYTH_RESHAPE_FAILS_ON_NON_CONTIGUOUS = Claim(
+    id="views/myth-reshape-fails-on-non-contiguous",
+    statement="reshape() and reshape_as() raise an error when the tensor is not contiguous, "
+    "as view() does.",
+    expect=Expect.FAILS,
+    probe=probe_reshape_raises_myth,
+    control=Control(
+        "view() and view_as() in place of reshape() and reshape_as()",
+        control_view_raises,
+        measures=("vi-view-of-transpose-error", "vi-view-as-of-transpose-error"),
+    ),
+    measures=("vi-reshape-of-transpose-error", "vi-reshape-as-of-transpose-error"),
+    vocabulary=Vocabulary(
+        # the method as code, as "the reshape function", or written out in katakana
+        subjects=(
+            "reshape(",
+            "`reshape`",
+            "reshape_as",
+            "reshape関数",
+            "reshape 関数",
+            "reshape함수",
+            "reshape 함수",
+            "リシェイプ",
+        ),
+        predicates={
+            "en": ("raise", "error", "fail"),
+            "ja": ("エラー", "失敗", "例外"),
+            "ko": ("에러", "오류", "실패", "예외"),
+        },
+        opposites={
+            "en": ("copies", "returns a copy", "makes a copy", "falls back to a copy"),
+            "ja": ("コピーを返", "コピーする", "コピーして"),
+            "ko": ("복사본을 반환", "복사한다", "복사해", "복사하여"),
+        },
+        # a tensor that is not contiguous: the case the myth names
+        requires={
+            "en": ("contiguous", "transpos", "layout", "stride"),
+            "ja": ("連続", "contiguous", "転置", "並んでいない", "バラバラ", "ストライド"),
+            "ko": ("연속", "contiguous", "전치", "스트라이드"),
+        },
+        # a sentence that names view() too is about view(), which does raise
+        unless={
+            "en": ("view(", "`view`", "view ", "numel", "number of elements"),
+            "ja": ("view", "ビュー", "要素数"),
+            "ko": ("view", "뷰", "원소 수", "요소 수", "원소의 수", "요소의 수"),
+        },
     ),
 )
 
@@ -268,108 +516,11 @@ MYTH_CONTIGUOUS_ALWAYS_COPIES = Claim(
 )
 
 
-def probe_basic_indexing(device: Device) -> Observation:
-    x = _grid(device)
-    return _indexing_views_rule(
-        x, {"all": x[:], "step": x[1:, ::2], "int": x[0], "ellipsis": x[..., 1]}
-    )
-
-
-def control_advanced_indexing_copies(device: Device) -> Observation:
-    x = _grid(device)
-    return _indexing_views_rule(
-        x,
-        {"all": x[[0, 1, 2]], "step": x[1:, [0, 2]], "int": x[[0]], "ellipsis": x[..., [1]]},
-    )
-
-
-def _indexing_views_rule(x: Any, views: dict[str, Any]) -> Observation:
-    shared = {name: shares_storage(v, x) for name, v in views.items()}
-    views["step"].fill_(-1.0)
-    written = bool((x[1:, ::2] == -1.0).all()) and float(x[0, 1]) == 1.0
-    return Observation(
-        holds=all(shared.values()) and written,
-        rule="holds if the four indexing results (x[:], x[1:, ::2], x[0] and x[..., 1] for the "
-        "claim) share x's storage, and filling the second changes exactly those elements of x",
-        measurements=(
-            Measurement("vi-slice-all-shares", shared["all"], "bool"),
-            Measurement("vi-slice-step-shares", shared["step"], "bool"),
-            Measurement("vi-int-index-shares", shared["int"], "bool"),
-            Measurement("vi-ellipsis-index-shares", shared["ellipsis"], "bool"),
-            Measurement("vi-write-through-slice", written, "bool"),
-        ),
-    )
-
-
-BASIC_INDEXING_RETURNS_VIEWS = Claim(
-    id="views/basic-indexing-returns-views",
-    statement="Indexing with integers, slices and ellipses returns a view: writing "
-    "through it changes the original.",
-    expect=Expect.HOLDS,
-    probe=probe_basic_indexing,
-    control=Control(
-        "the same selections with integer lists",
-        control_advanced_indexing_copies,
-    ),
-    measures=(
-        "vi-slice-all-shares",
-        "vi-slice-step-shares",
-        "vi-int-index-shares",
-        "vi-ellipsis-index-shares",
-        "vi-write-through-slice",
-    ),
-    vocabulary=Vocabulary(subjects=("x[:]", "[:]"), predicates=_SHARE, opposites=_COPY),
-)
-
-
-def probe_transpose_expand(device: Device) -> Observation:
-    return _transpose_expand_rule(device, materialized=False)
-
-
-def control_materialized_transpose_expand(device: Device) -> Observation:
-    return _transpose_expand_rule(device, materialized=True)
-
-
-def _transpose_expand_rule(device: Device, materialized: bool) -> Observation:
-    x = _grid(device)
-    t = x.t().contiguous() if materialized else x.t()
-    e = x.unsqueeze(0).expand(2, 3, 4)
-    if materialized:
-        e = e.clone()
-    shared_t, shared_e = shares_storage(t, x), shares_storage(e, x)
-    return Observation(
-        holds=shared_t and shared_e and e.stride()[0] == 0,
-        rule="holds if x.t() and x.unsqueeze(0).expand(2, 3, 4)"
-        + (", made contiguous and cloned," if materialized else "")
-        + " share x's storage and the expanded dimension has stride 0",
-        measurements=(
-            Measurement("vi-transpose-shares", shared_t, "bool"),
-            Measurement("vi-expand-shares", shared_e, "bool"),
-            Measurement("vi-expand-stride", str(tuple(e.stride())), "text"),
-        ),
-    )
-
-
-TRANSPOSE_AND_EXPAND_ARE_VIEWS = Claim(
-    id="views/transpose-and-expand-are-views",
-    statement="t(), transpose() and expand() return views; expand() repeats elements "
-    "with a stride of 0 instead of copying them.",
-    expect=Expect.HOLDS,
-    probe=probe_transpose_expand,
-    control=Control(
-        "the same results made contiguous and cloned",
-        control_materialized_transpose_expand,
-    ),
-    measures=("vi-transpose-shares", "vi-expand-shares", "vi-expand-stride"),
-    vocabulary=Vocabulary(subjects=("transpose(", "expand("), predicates=_SHARE, opposites=_COPY),
-)
-
-
 CLAIMS = (
     VIEW_AND_RESHAPE_SHARE_STORAGE,
+    MYTH_VIEW_RESHAPES_IN_PLACE,
     RESHAPE_COPIES_NON_CONTIGUOUS,
+    MYTH_RESHAPE_FAILS_ON_NON_CONTIGUOUS,
     MYTH_VIEW_WORKS_ON_ANY_LAYOUT,
     MYTH_CONTIGUOUS_ALWAYS_COPIES,
-    BASIC_INDEXING_RETURNS_VIEWS,
-    TRANSPOSE_AND_EXPAND_ARE_VIEWS,
 )
