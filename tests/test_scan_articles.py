@@ -30,6 +30,10 @@ SHOWN = "prints what the article shows (1 output(s) compared)"
 SHOWN_2 = "prints what the article shows (2 output(s) compared)"
 CUDA = "AssertionError: Torch not compiled with CUDA enabled (line {}): it needs a CUDA device"
 NOTHING = "runs; the article shows no output to compare"
+INTEGER = "RuntimeError: Only Tensors of floating point and complex dtype can require gradients"
+LEAF = "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation."
+NO_GRAD = "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"
+AS_FLOATS = "its integer data written as floating point (`{}` as `{}`), as requires_grad=True needs"
 
 #: (path, line, lang, verdict, repaired, evidence) of every snippet finding.
 SNIPPETS = [
@@ -52,6 +56,28 @@ SNIPPETS = [
     ("en/notebook.ipynb", 29, "en", S, False, SHOWN),
     ("en/notebook.ipynb", 40, "en", B, False,
      "raises ValueError: invalid literal for int() with base 10: 'three' (line 40)"),
+    ("en/raising.md", 6, "en", S, False,
+     "prints what the article shows (1 output(s) compared); raises and runs as its comments "
+     "say (2 line(s))"),
+    ("en/raising.md", 20, "en", C, False,
+     "line 20: the article's comment says 'raises: d came from c', the line ran without error; "
+     f"line 21: the article's comment says 'no error', the line raised '{LEAF}' (line 21)"),
+    ("en/raising.md", 27, "en", S, False, SHOWN),
+    ("en/raising.md", 38, "en", C, False,
+     "line 38: the article states 'tensor([2., 4., 6.])', the run printed 'tensor([2, 4, 6])'"),
+    ("en/raising.md", 45, "en", B, True,
+     f"as published: raises {INTEGER} (line 45); with {AS_FLOATS.format('[2, 4]', '[2.0, 4.0]')}: "
+     "contradicted, line 49: the article states '[12, 14]', the run printed 'tensor([2., 4.], "
+     "requires_grad=True)'"),
+    ("en/raising.md", 49, "en", C, True,
+     f"in the code run with {AS_FLOATS.format('[2, 4]', '[2.0, 4.0]')} (as published: raises "
+     f"{INTEGER} (line 45)): line 49: the article states '[12, 14]', the run printed "
+     "'tensor([2., 4.], requires_grad=True)'"),
+    ("en/raising.md", 55, "en", U, False, NOTHING),
+    ("en/raising.md", 63, "en", U, False,
+     "raises RuntimeError: shape '[4]' is invalid for input of size 6 (line 63): `s.view(4)` is "
+     "the call of line 57 (`s.view(6)`) with other arguments, meant to take its place rather "
+     "than to run after it"),
     ("en/snippets.md", 10, "en", S, False, SHOWN),
     ("en/snippets.md", 18, "en", S, False, SHOWN),
     ("en/snippets.md", 26, "en", S, False, SHOWN),
@@ -80,6 +106,16 @@ SNIPPETS = [
      "line 1; with its indentation repaired: broken, raises TypeError: Scale.__init__() "
      "missing 1 required positional argument: 'factor' (line 8)"),
     ("ja/notes.txt", 11, "ja", S, False, SHOWN_2),
+    ("ja/pasted.txt", 11, "ja", C, False,
+     "line 11: the article shows 'tensor([1., 1.]) | 4.0', the run printed 'tensor([1., 1.], "
+     "requires_grad=True) | 4.0'"),
+    ("ja/pasted.txt", 16, "ja", S, False,
+     f"raises {NO_GRAD} (line 18), as the article says at line 22"),
+    ("ja/pasted.txt", 30, "ja", C, False,
+     "line 30: the article shows 'ValueError: cannot reshape tensor', the run raised "
+     "\"RuntimeError: shape '[5]' is invalid for input of size 6\" (line 28)"),
+    ("ja/pasted.txt", 38, "ja", C, False,
+     f"line 38: the article's comment says 'エラーにならない', the line raised '{LEAF}' (line 38)"),
     ("ko/guide.rst", 8, "ko", S, False, SHOWN),
     ("ko/guide.rst", 17, "ko", B, False,
      "raises RuntimeError: Tensors must have same number of dimensions: got 1 and 2 (line 17)"),
@@ -87,6 +123,19 @@ SNIPPETS = [
      "as published: IndentationError: expected an indented block after function definition "
      "on line 1; with its indentation repaired: broken, raises TypeError: scale() missing 1 "
      "required positional argument: 'factor' (line 5)"),
+    ("ko/raising.md", 6, "ko", S, False,
+     "prints what the article shows (1 output(s) compared); raises and runs as its comments "
+     "say (1 line(s))"),
+    ("ko/raising.md", 16, "ko", B, True,
+     f"as published: raises {INTEGER} (line 16); with "
+     f"{AS_FLOATS.format('[1, 2, 3]', '[1.0, 2.0, 3.0]')}: contradicted, line 19: the article "
+     "states '[1, 2, 3]', the run printed 'tensor([2., 4., 6.], requires_grad=True)'"),
+    ("ko/raising.md", 19, "ko", C, True,
+     f"in the code run with {AS_FLOATS.format('[1, 2, 3]', '[1.0, 2.0, 3.0]')} (as published: "
+     f"raises {INTEGER} (line 16)): line 19: the article states '[1, 2, 3]', the run printed "
+     "'tensor([2., 4., 6.], requires_grad=True)'"),
+    ("ko/raising.md", 27, "ko", C, False,
+     "line 27: the article's comment says '에러 발생', the line ran without error"),
     ("ko/views.md", 10, "ko", S, False, SHOWN),
     ("ko/views.md", 25, "ko", C, False,
      "line 25: the article shows 'torch.Size([3, 2])', the run printed 'torch.Size([2, 3])'"),

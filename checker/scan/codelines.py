@@ -9,7 +9,8 @@ attribute or a constant (``torch.autograd.graph.disable_saved_tensors_hooks``, `
 on a line of its own looks the same. Comment lines belong to an adjacent snippet.
 
 After code, a label line ("Output:", "実行結果:", "결과창:") announces what it printed: the lines of
-values below it are the code's shown output.
+values below it are the code's shown output; output pasted with no label is read where it is
+unambiguous (``checker.scan.pasted``).
 
 A run of code lines is a snippet when it holds at least two strong statements, or one that
 cannot be prose (an assignment, an import, a call with arguments: ``e = a.clone()``,
@@ -25,6 +26,7 @@ import enum
 import re
 
 from checker.scan.document import Block, BlockKind
+from checker.scan.pasted import split_outputs
 
 _HEADER = re.compile(
     r"^(?:async\s+)?(?:def|class|with|for|while|if|elif|else|try|except|finally|match|case)\b"
@@ -81,7 +83,7 @@ def split_blocks(lines: list[str], first_line: int) -> list[Block]:
             prose.append(i)
         i += 1
     blocks.extend(_paragraphs(lines, prose, first_line))
-    return _shown_outputs(sorted(blocks, key=lambda b: b.line))
+    return split_outputs(_shown_outputs(sorted(blocks, key=lambda b: b.line)), lines, first_line)
 
 
 #: A Markdown fence's opening line: its marks and what follows them.

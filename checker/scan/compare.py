@@ -2,9 +2,11 @@
 
 A shown traceback (doctest's, or IPython's) matches when the run raised the same exception
 with the same message, ``...`` standing for anything in it. Otherwise: strict on values,
-tolerant of formatting: whitespace runs are one space; a number matches
-when it differs by at most one unit in the last digit the article prints, or by a relative
-1e-6 (``0.3793`` accepts ``0.37926``; ``2.`` and ``2.0`` are equal); everything else must be
+tolerant of formatting: whitespace runs are one space, an object's address is any address; a
+number matches when it differs by at most one unit in the last digit the article prints, or
+by a relative 1e-6 (``0.3793`` accepts ``0.37926``; ``2.`` and ``2.0`` are equal), but a
+number shown as a float (``2.``, ``2.0``, ``1e-3``) is not an integer the run printed, nor an
+integer shown in a ``tensor(...)`` a float there (the dtype differs); everything else must be
 identical. Lines the article adds that hold no value (a lone ``:``, a stray comment, a note
 without digits after the last printed line) and ``# comments`` after a value are ignored.
 """
@@ -16,6 +18,8 @@ import re
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 _SPACE = re.compile(r"\s+")
+_FLOAT = re.compile(r"[.eE]")
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 _PUNCTUATION_ONLY = re.compile(r"^[\W_]*$")
 
 
@@ -27,11 +31,18 @@ _EXCEPTION = re.compile(
 )
 
 
-def shown_exception(text: str) -> tuple[str, str] | None:
+def shown_exception(text: str, *, bare: bool = False) -> tuple[str, str] | None:
     """The exception (type without its module, message) that a shown output is the
-    traceback of, or ``None`` when it is no traceback."""
+    traceback of, or ``None`` when it is no traceback. ``bare``: an output whose last line
+    names an exception with its message counts too, without the traceback's header (for code
+    that did raise: what an article pasted under code without the traceback)."""
     if not _TRACEBACK.match(text.lstrip("\n")):
-        return None
+        if not bare or not text.strip():
+            return None
+        found = _EXCEPTION.match(text.strip().split("\n")[-1].strip())
+        if found is None or not found.group(2):
+            return None
+        return found.group(1).rsplit(".", 1)[-1], found.group(2).strip()
     for line in reversed(text.strip().split("\n")):
         found = _EXCEPTION.match(line.strip())
         if found:
@@ -39,14 +50,18 @@ def shown_exception(text: str) -> tuple[str, str] | None:
     return None
 
 
-def brief(text: str) -> str:
-    """What a shown output says, in a line: the exception of a traceback, else the text."""
-    exception = shown_exception(text)
+def brief(text: str, *, bare: bool = False) -> str:
+    """What a shown output says, in a line: the exception of a traceback (``bare``: see
+    :func:`shown_exception`), else the text."""
+    exception = shown_exception(text, bare=bare)
     return f"{exception[0]}: {exception[1]}".rstrip(": ") if exception else text
 
 
-def matches(expected: str, got: str) -> bool:
-    want_exception = shown_exception(expected)
+def matches(expected: str, got: str, *, kinds: bool = True, bare: bool = False) -> bool:
+    """Whether ``got`` (what ran) prints what ``expected`` (what the article shows) shows;
+    ``kinds=False``: a float where the article shows an integer, or the reverse, is the same
+    number (a repair changed the dtype); ``bare``: see :func:`shown_exception`."""
+    want_exception = shown_exception(expected, bare=bare)
     if want_exception is not None:  # the article shows an exception: the same one, raised
         got_exception = shown_exception(got)
         return got_exception is not None and _same_exception(want_exception, got_exception)
@@ -54,7 +69,7 @@ def matches(expected: str, got: str) -> bool:
     got_lines = [_normal(line) for line in got.strip("\n").split("\n") if line.strip()]
     if len(want_lines) != len(got_lines):
         return False
-    return all(_same(w, g) for w, g in zip(want_lines, got_lines, strict=True))
+    return all(_same(w, g, kinds) for w, g in zip(want_lines, got_lines, strict=True))
 
 
 def _clean_expected(expected: str, got: str) -> list[str]:
@@ -73,16 +88,30 @@ def _clean_expected(expected: str, got: str) -> list[str]:
 
 
 def _normal(line: str) -> str:
-    return _SPACE.sub(" ", line.strip())
+    """Whitespace runs as one space; an object's address (``at 0x7f3a...``), which differs
+    from run to run, as ``0x...``."""
+    return _ADDRESS.sub("0x...", _SPACE.sub(" ", line.strip()))
 
 
-def _same(want: str, got: str) -> bool:
+def _same(want: str, got: str, kinds: bool = True) -> bool:
     want_numbers, got_numbers = _NUMBER.findall(want), _NUMBER.findall(got)
     if _NUMBER.sub("0", want).replace(" ", "") != _NUMBER.sub("0", got).replace(" ", ""):
         return False
     if len(want_numbers) != len(got_numbers):
         return False
-    return all(close(w, g) for w, g in zip(want_numbers, got_numbers, strict=True))
+    tensor = "tensor(" in want
+    return all(
+        close(w, g) and (not kinds or _same_kind(w, g, tensor))
+        for w, g in zip(want_numbers, got_numbers, strict=True)
+    )
+
+
+def _same_kind(want: str, got: str, tensor: bool) -> bool:
+    """A float shown is no integer printed; in a tensor's repr, nor the reverse."""
+    want_float, got_float = _FLOAT.search(want) is not None, _FLOAT.search(got) is not None
+    if want_float and not got_float:
+        return False
+    return not (tensor and got_float and not want_float)
 
 
 def close(want: str, got: str) -> bool:

@@ -14,6 +14,12 @@ Expected output comes from, in order of precedence:
    annotates: what a ``print`` printed, the value of an expression, or the value an assignment
    gave its name (the sandbox reports those values, see :attr:`Expectation.value`).
 
+4. with the value comments: comments saying a top-level statement raises, or runs without
+   error (``x.add_(1)  # RuntimeError: ...``, ``y.mul_(2)  # エラーになる``, ``z += 1  # no
+   error``; :func:`checker.scan.raising.stated_outcome`). A statement said to raise has the
+   sandbox catch its exception and go on, as a doctest does (:attr:`Expectation.source`
+   ``raises``); one said to run must not raise (``runs``).
+
 Statements whose output varies from run to run (they print an ``id()`` or an address) are
 never compared.
 """
@@ -27,6 +33,7 @@ import textwrap
 import tokenize
 from dataclasses import dataclass
 
+from checker.scan.raising import RAISES, stated_outcome
 from checker.scan.values import stated_value
 
 _PROMPT = re.compile(r"^(\s*)(>>>|\.\.\.)( |$)")
@@ -45,13 +52,16 @@ class Expectation:
     text: str
     #: Article line where the expected output is shown.
     line: int
-    source: str  # "doctest" | "block" | "comment"
+    source: str  # "doctest" | "block" | "comment" | "raises" | "runs"
     #: What a comment is compared with: ``""`` what the statement printed; ``"expr"`` the
     #: value of the expression statement; else the name whose value the statement set.
     value: str = ""
     #: For the prints inside a ``with`` block, each with a value comment: ``(article line,
     #: value)`` in order; :attr:`text` is their values, one per line.
     parts: tuple[tuple[int, str], ...] = ()
+    #: For ``raises`` and ``runs``: the comment's words (:attr:`text` is the exception it
+    #: names, or ``""``).
+    said: str = ""
 
 
 @dataclass(frozen=True)
@@ -167,7 +177,79 @@ def expectations(
         marks.append((len(source_lines), shown_after, "block", shown_line))
     if marks:
         return _ranged(program, stmts, marks)
-    return _comments(program, stmts, source_lines)
+    found = _comments(program, stmts, source_lines)
+    valued = {e.line for e in found}
+    return sorted(
+        found + [e for e in _outcomes(program, tree, source_lines) if e.line not in valued],
+        key=lambda e: (e.first, e.line),
+    )
+
+
+def _outcomes(program: Program, tree: ast.Module, source: list[str]) -> list[Expectation]:
+    """What comments say of running a statement: on the line of a top-level simple statement,
+    that it raises or runs without error, and on the comment lines under it, the exception it
+    prints; on a line of one statement anywhere (a loop's, a function's), that it runs without
+    error (whenever it runs, it must not raise there)."""
+    comments = _comment_tokens(program.source)
+    top = {id(node): index for index, node in enumerate(tree.body)}
+    found = []
+    for index, outer in enumerate(tree.body):
+        for node in ast.walk(outer):
+            if not isinstance(node, ast.stmt) or isinstance(node, _COMPOUND):
+                continue
+            end = node.end_lineno or node.lineno
+            rows = [(row, False) for row in dict.fromkeys((end, node.lineno)) if row in comments]
+            if id(node) in top:
+                rows += _comment_under(tree, index, source, comments)
+            for row, own_line in rows:
+                stated = stated_outcome(comments[row], own_line=own_line)
+                if stated is None or (stated.kind == RAISES and id(node) not in top):
+                    continue
+                if stated.kind != RAISES and node.lineno != end:
+                    continue  # a line that raises is one line
+                found.append(
+                    Expectation(
+                        index,
+                        index,
+                        stated.exception,
+                        program.article_line(row),
+                        stated.kind,
+                        said=stated.words,
+                    )
+                )
+                break
+    return found
+
+
+def _comment_under(
+    tree: ast.Module, index: int, source: list[str], comments: dict[int, str]
+) -> list[tuple[int, bool]]:
+    """The first comment line right under top-level statement ``index``, if any."""
+    node = tree.body[index]
+    row = (node.end_lineno or node.lineno) + 1
+    following = tree.body[index + 1].lineno if index + 1 < len(tree.body) else len(source) + 1
+    while row < following and source[row - 1].strip().startswith("#"):
+        if comments.get(row):
+            return [(row, True)]
+        row += 1
+    return []
+
+
+#: Statements whose lines may run many times, never or in part: a comment on them says
+#: nothing of one run.
+_COMPOUND = (
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.If,
+    ast.With,
+    ast.AsyncWith,
+    ast.Try,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Match,
+)
 
 
 def _ranged(

@@ -15,7 +15,7 @@ from checker import record as record_mod
 from checker.cache import Cache
 from checker.registry import Registry
 from checker.runner import Runner
-from checker.scan import announced, api, latent, snippets, statements
+from checker.scan import announced, api, latent, sessions, snippets, statements
 from checker.scan import history as history_mod
 from checker.scan.document import BlockKind, Document, ReadError
 from checker.scan.findings import FileError, FindingVerdict, ScanFinding, ScanResult
@@ -337,14 +337,27 @@ def _run_article(  # noqa: PLR0917
     article = announced.words_of(blocks)
     where = {id(block): index for index, block in enumerate(blocks)}
     earlier: dict[str, int] = {}
-    found = []
+    calls: dict[str, tuple[int, str]] = {}
+    firsts: list[ScanFinding] = []  # one per snippet, as ``latent`` reads them
+    more: list[ScanFinding] = []
     for item in prepared:
+        ran = outcomes.get(id(item))
         words = announced.around(blocks, where[id(item.block)], article)
-        session = snippets.Session(dict(earlier), anywhere, words, tuple(runnable))
-        found.append(snippets.judge(item, outcomes.get(id(item)), context, session))
+        session = snippets.Session(
+            dict(earlier),
+            anywhere,
+            words,
+            tuple(runnable),
+            dict(calls),
+        )
+        first, *rest = snippets.judge(item, ran, context, session)
+        firsts.append(first)
+        more += rest
         for name in item.binds:
             earlier.setdefault(name, item.block.line)
+        sessions.record(calls, item.program)
     if document.program is not None:  # one program: what its run does not reach is read
-        found = latent.with_latent(found, prepared)
-        found += latent.whole_program(document, lang, found)
+        firsts = latent.with_latent(firsts, prepared)
+        more += latent.whole_program(document, lang, firsts)
+    found = firsts + more
     return found, sum(o.seconds for o in outcomes.values())

@@ -79,6 +79,10 @@ class SandboxProgram:
     #: Statement indices whose exception the article shows (a doctest or IPython traceback):
     #: it is printed as the statement's output, and the session goes on.
     raises: frozenset[int] = frozenset()
+    #: A repair for a known, trivial fault (``checker.scan.repairs``): ``(statement index,
+    #: repaired source, pattern of the error)``. When that statement raises that error, the
+    #: repaired program goes on from that statement (what ran before is the same).
+    resume: tuple[int, str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,9 @@ class SnippetOutcome:
     #: Statement index -> the names it read that an earlier failure left undone (``taint``),
     #: each with the index (in its session) of the program that failed.
     tainted: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    #: The error the published code raised where the repaired program took over
+    #: (:attr:`SandboxProgram.resume`); what follows is the repaired program's.
+    repaired_error: Error | None = None
 
 
 @dataclass
@@ -168,6 +175,13 @@ class Sandbox:
                             "watch": {str(k): v for k, v in p.watch.items()},
                             "customary": [list(pair) for pair in p.customary],
                             "raises": sorted(p.raises),
+                            "resume": None
+                            if p.resume is None
+                            else {
+                                "statement": p.resume[0],
+                                "source": p.resume[1],
+                                "error": p.resume[2],
+                            },
                         }
                         for p in programs
                     ],
@@ -285,30 +299,33 @@ class _ProgressWatcher:
         self._thread.join()
 
 
+def _error(report: dict[str, Any]) -> Error:
+    return Error(
+        report["type"],
+        report["message"],
+        int(report["line"]),
+        report.get("cause", ""),
+        {k: (int(v[0]), int(v[1])) for k, v in report.get("salvaged", {}).items()},
+        {k: int(v) for k, v in report.get("tainted", {}).items()},
+    )
+
+
 def _outcomes(report: dict[str, Any], duration: float) -> list[SnippetOutcome]:
     measures = dict(report.get("measures", {}))
     found = []
     for program in report.get("programs", []):
-        error = program.get("error")
+        error, repaired = program.get("error"), program.get("repaired_error")
         found.append(
             SnippetOutcome(
                 outputs=tuple(program.get("outputs", [])),
-                error=Error(
-                    error["type"],
-                    error["message"],
-                    int(error["line"]),
-                    error.get("cause", ""),
-                    {k: (int(v[0]), int(v[1])) for k, v in error.get("salvaged", {}).items()},
-                    {k: int(v) for k, v in error.get("tainted", {}).items()},
-                )
-                if error
-                else None,
+                error=_error(error) if error else None,
                 measures=measures,
                 duration_s=duration,
                 values={int(k): v for k, v in program.get("values", {}).items()},
                 supplied=tuple(program.get("supplied", [])),
                 seconds=float(program.get("seconds", 0.0)),
                 tainted={int(k): dict(v) for k, v in program.get("tainted", {}).items()},
+                repaired_error=_error(repaired) if repaired else None,
             )
         )
     stopped = report.get("stopped")

@@ -385,47 +385,66 @@ def _execute(
     except SyntaxError as exc:
         report.update(offsets=offsets, error=_error(exc, exc.lineno))
         return report, []
-    for index, node in enumerate(tree.body):
+    resume = program.get("resume")
+    body, index = list(tree.body), 0
+    while index < len(body):
+        node = body[index]
         start = _position()
         unbound = taint.judged(node)
         if unbound:
             tainted[str(index)] = unbound
         salvaged = {"salvaged": taint.from_salvage(node)}
         try:
-            last = mode == "last" and node is tree.body[-1]  # a notebook cell's value
+            last = mode == "last" and node is body[-1]  # a notebook cell's value
             echo = mode == "single" or (last and isinstance(node, ast.Expr))
-            if watch.get(index) == "expr" and isinstance(node, ast.Expr):
-                value = eval(compile(ast.Expression(node.value), FILENAME, "eval"), namespace)
-                values[str(index)] = _repr(value)
-                if echo and value is not None:
-                    print(repr(value))
-            else:
-                if echo:
-                    code = compile(ast.Interactive([node]), FILENAME, "single")
-                else:
-                    code = compile(ast.Module([node], []), FILENAME, "exec")
-                exec(code, namespace)
-                name = watch.get(index)
-                if name and name != "expr" and name in namespace:
-                    values[str(index)] = _repr(namespace[name])
+            value = _statement(node, echo, watch.get(index), namespace)
+            if value is not None:
+                values[str(index)] = value
         except BaseException as exc:
             if index in raises and isinstance(exc, Exception):
                 # the article shows this exception: it is the statement's output, as in doctest
                 print(f"Traceback (most recent call last):\n  ...\n{type(exc).__name__}: {exc}")
                 offsets.append([start, _position()])
+                index += 1
                 continue
-            else:  # the snippet's failure is the result
-                offsets.append([start, _position()])
-                error = _error(exc, _line_of(exc, node.lineno))
-                error.update(tainted=taint.judged_at(node, error["line"]), **salvaged)
-                report.update(offsets=offsets, error=error)
-                return report, _after_failure(
-                    tree.body[index:], exc, error, namespace, (taint, index_of_program)
-                )
+            if _resumes(resume, index, exc):
+                # a known, trivial fault: the repaired program goes on from this statement
+                report["repaired_error"] = _error(exc, _line_of(exc, node.lineno))
+                body, resume = _repaired(str(resume["source"])), None  # type: ignore[index]
+                continue
+            # the snippet's failure is the result
+            offsets.append([start, _position()])
+            error = _error(exc, _line_of(exc, node.lineno))
+            error.update(tainted=taint.judged_at(node, error["line"]), **salvaged)
+            report.update(offsets=offsets, error=error)
+            return report, _after_failure(
+                body[index:], exc, error, namespace, (taint, index_of_program)
+            )
         taint.ran(node, namespace)
         offsets.append([start, _position()])
+        index += 1
     report["offsets"] = offsets
     return report, []
+
+
+def _statement(
+    node: ast.stmt, echo: bool, watched: str | None, namespace: dict[str, Any]
+) -> str | None:
+    """Run one top-level statement (``echo``: print its value, as a console does); the repr
+    of the value ``watched`` names (``"expr"``: the expression's; else a name's), if any."""
+    if watched == "expr" and isinstance(node, ast.Expr):
+        value = eval(compile(ast.Expression(node.value), FILENAME, "eval"), namespace)
+        if echo and value is not None:
+            print(repr(value))
+        return _repr(value)
+    if echo:
+        code = compile(ast.Interactive([node]), FILENAME, "single")
+    else:
+        code = compile(ast.Module([node], []), FILENAME, "exec")
+    exec(code, namespace)
+    if watched and watched != "expr" and watched in namespace:
+        return _repr(namespace[watched])
+    return None
 
 
 def _supply(customary: list[list[str]], namespace: dict[str, Any]) -> list[str]:
@@ -455,6 +474,20 @@ def _after_failure(
     for later in body[1:]:
         taint.undone(later, namespace, origin)
     return []
+
+
+def _repaired(source: str) -> list[ast.stmt]:
+    """The statements of the repaired program, whose lines tracebacks now show."""
+    linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
+    return list(ast.parse(source, FILENAME).body)
+
+
+def _resumes(resume: dict[str, Any] | None, index: int, exc: BaseException) -> bool:
+    """Whether the repaired program goes on from statement ``index``: it raised the error
+    the repair is for (``resume``: ``statement``, ``source``, ``error`` pattern)."""
+    if resume is None or int(resume["statement"]) != index or not isinstance(exc, Exception):
+        return False
+    return re.search(str(resume["error"]), f"{type(exc).__name__}: {exc}") is not None
 
 
 def _repr(value: Any) -> str:

@@ -43,16 +43,16 @@ import signal
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from checker.scan import compare, names
+from checker.scan import compare, names, outputs, repairs, sessions
 from checker.scan.announced import Announcements, catches, quoted_at
 from checker.scan.document import Block
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.indent import repair
 from checker.scan.program import Expectation, Program, expectations, from_block
+from checker.scan.raising import RAISES, RUNS
 from checker.scan.readers.notebook import NOTEBOOK
 from checker.scan.sandbox import SandboxProgram, SnippetOutcome
 from checker.scan.typography import restore
-from checker.scan.values import same_value
 
 #: Code that uses a CUDA device (``torch.cuda.amp`` names a module, not a device).
 _CUDA = re.compile(
@@ -111,6 +111,8 @@ class Prepared:
     #: How the code that runs was repaired: "its indentation repaired", "its line numbers
     #: removed", "its typographic characters replaced" (``typography``).
     repair: str = "its indentation repaired"
+    #: The repair of a known, trivial fault the code raises for (``checker.scan.repairs``).
+    runtime: repairs.RuntimeRepair | None = None
 
     @property
     def repaired(self) -> bool:
@@ -122,8 +124,10 @@ class Prepared:
         raises = frozenset(
             e.last
             for e in self.expected
-            if e.source == "doctest" and compare.shown_exception(e.text) is not None
+            if (e.source == "doctest" and compare.shown_exception(e.text) is not None)
+            or e.source == RAISES
         )
+        runtime = self.runtime
         return SandboxProgram(
             self.program.source,
             self.program.mode,
@@ -131,6 +135,7 @@ class Prepared:
             self.customary,
             gpu=cuda_present and "cuda" in self.program.source,
             raises=raises,
+            resume=None if runtime is None else (runtime.statement, runtime.source, runtime.error),
         )
 
 
@@ -191,6 +196,7 @@ def prepare(code: Block, shown: Block | None) -> Prepared:
         names.customary_for(tree),
         bool(tree.body) and all(isinstance(n, ast.Expr) for n in tree.body),
         repaired_how,
+        repairs.plan(program.source, tree),
     )
 
 
@@ -207,6 +213,9 @@ class Session:
     #: The programs of the session, by index (for what a failure left undone or what ran
     #: after it: :attr:`SnippetOutcome.tainted`, :attr:`Error.salvaged`).
     programs: tuple[Prepared, ...] = ()
+    #: The calls the snippets before make as statements of their own, by what they call
+    #: (``checker.scan.sessions``).
+    calls: Mapping[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
 
     def undone(self, touched: dict[str, int]) -> str:
         """ "`x` and `y`, which the snippet at line 12 left undone when it raised"."""
@@ -235,8 +244,10 @@ class Session:
 
 def judge(
     prepared: Prepared, outcome: SnippetOutcome | None, context: Context, session: Session
-) -> ScanFinding:
-    """The one finding of a prepared snippet, from how it ran (``None``: it did not run)."""
+) -> list[ScanFinding]:
+    """The findings of a prepared snippet, from how it ran (``None``: it did not run): one,
+    and for code that ran repaired, a second where what the repaired run shows contradicts
+    the article (the published code is ``broken`` either way)."""
     code = prepared.block
 
     def finding(verdict: FindingVerdict, line: int, evidence: str) -> ScanFinding:
@@ -248,51 +259,102 @@ def judge(
             verdict,
             prepared.quote,
             evidence,
-            repaired=prepared.repaired,
+            repaired=prepared.repaired or bool(outcome and outcome.repaired_error),
         )
 
     if prepared.compile_error is not None:
         line, description = prepared.compile_error
         if prepared.repaired:
-            return finding(
-                FindingVerdict.BROKEN,
-                line,
-                f"as published: {prepared.published}; with {prepared.repair} it still "
-                f"does not compile: {description}",
-            )
-        return finding(FindingVerdict.BROKEN, line, f"as published: {description}")
+            return [
+                finding(
+                    FindingVerdict.BROKEN,
+                    line,
+                    f"as published: {prepared.published}; with {prepared.repair} it still "
+                    f"does not compile: {description}",
+                )
+            ]
+        return [finding(FindingVerdict.BROKEN, line, f"as published: {description}")]
     assert prepared.program is not None and outcome is not None
     verdict, where, evidence = _verdict(prepared, outcome, context, session)
     if outcome.supplied:
         evidence += " (supplied the customary " + ", ".join(f"`{s}`" for s in outcome.supplied)
         evidence += ", which the article leaves out)"
-    if not prepared.repaired:
-        return finding(verdict, where or code.line, evidence)
-    return finding(
-        FindingVerdict.BROKEN,
-        prepared.published_line,
-        f"as published: {prepared.published}; with {prepared.repair}: {verdict.value}, {evidence}",
-    )
+    contradiction: tuple[int, str] | None = None
+    if verdict is FindingVerdict.CONTRADICTED and where is not None:
+        contradiction = (where, evidence)
+    if verdict is FindingVerdict.BROKEN and outcome.error is not None:
+        # what the statements before the one that raised show is compared all the same
+        early = _early(prepared, outcome)
+        if early:
+            contradiction = (
+                early[0][0],
+                "; ".join(text for _, text in early) + f", before line {where} raised",
+            )
+    published = _published(prepared, outcome)
+    if published is None:
+        found = [finding(verdict, where or code.line, evidence)]
+        if contradiction is not None and verdict is FindingVerdict.BROKEN:
+            found.append(finding(FindingVerdict.CONTRADICTED, *contradiction))
+        return found
+    line, description, how = published
+    found = [
+        finding(
+            FindingVerdict.BROKEN,
+            line,
+            f"as published: {description}; with {how}: {verdict.value}, {evidence}",
+        )
+    ]
+    if contradiction is not None and contradiction[0] != line:
+        found.append(
+            finding(
+                FindingVerdict.CONTRADICTED,
+                contradiction[0],
+                f"in the code run with {how} (as published: {description}): {contradiction[1]}",
+            )
+        )
+    return found
+
+
+def _published(prepared: Prepared, outcome: SnippetOutcome) -> tuple[int, str, str] | None:
+    """``(line, description, how)`` of the published code's fault when the code that ran was
+    repaired: it does not compile as published, or it raised where a repair took over."""
+    program, error = prepared.program, outcome.repaired_error
+    hows = [prepared.repair] if prepared.repaired else []
+    if error is not None and prepared.runtime is not None and program is not None:
+        hows.append(prepared.runtime.how)
+    if not hows:
+        return None
+    how = " and ".join(hows)
+    if prepared.repaired:
+        return prepared.published_line, prepared.published, how
+    assert error is not None and program is not None
+    line = program.article_line(error.line)
+    return line, f"raises {error.type}: {error.message} (line {line})", how
 
 
 def _shown_traceback(
-    prepared: Prepared, text: str, line: int
+    prepared: Prepared, text: str, line: int, *, bare: bool = False
 ) -> tuple[FindingVerdict, int | None, str] | None:
     """The verdict on a snippet that raised ``text`` at ``line`` when the output shown under
-    it is a traceback: supported when it is this error, else contradicted."""
+    it is a traceback (``bare``: or ends in an exception's line, as pasted output does):
+    supported when it is this error, else contradicted."""
     shown = next(
-        (e for e in prepared.expected if e.source == "block" and compare.shown_exception(e.text)),
+        (
+            e
+            for e in prepared.expected
+            if e.source == "block" and compare.shown_exception(e.text, bare=bare)
+        ),
         None,
     )
     if shown is None:
         return None
     raised = f"Traceback (most recent call last):\n{text}"
-    if compare.matches(shown.text, raised):
+    if compare.matches(shown.text, raised, bare=bare):
         return FindingVerdict.SUPPORTED, None, f"raises {text} (line {line}), as the article shows"
     return (
         FindingVerdict.CONTRADICTED,
         shown.line,
-        f"line {shown.line}: the article shows {compare.brief(shown.text)!r}, the run "
+        f"line {shown.line}: the article shows {compare.brief(shown.text, bare=bare)!r}, the run "
         f"raised {text!r} (line {line})",
     )
 
@@ -352,15 +414,32 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
         judged = _not_its_fault(prepared, outcome, session, text, line)
         if judged is not None:
             return judged
+        said = outputs.said_to_run(prepared.expected, prepared.program, outcome)
+        if said is not None:  # with what the statements before it show
+            found = _early(prepared, outcome)
+            found.append(
+                (
+                    said.line,
+                    f"line {said.line}: the article's comment says {said.said!r}, the line "
+                    f"raised {text!r} (line {line})",
+                )
+            )
+            return FindingVerdict.CONTRADICTED, found[0][0], "; ".join(t for _, t in found)
         shown = _shown_traceback(prepared, text, line)
         if shown is not None:  # the output shown under the code is a traceback (a notebook's)
             return shown
         quoted = _announced(prepared, error.type, error.message, session, text, line)
         if quoted is not None:
             return quoted
+        shown = _shown_traceback(prepared, text, line, bare=True)
+        if shown is not None:  # pasted under the code: another error than the one it raised
+            return shown
+        variant = sessions.variant(program, text, line, session.calls)
+        if variant is not None:
+            return variant
         where = f"; {session.salvaged(error.salvaged)}" if error.salvaged else ""
         return FindingVerdict.BROKEN, line, f"raises {text} (line {line}){where}"
-    kept, depends = _independent(prepared.expected, outcome)
+    kept, depends = outputs.independent(prepared.expected, outcome)
     if depends and not kept:
         return (
             FindingVerdict.UNVERIFIED,
@@ -375,35 +454,7 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
             None,
             f"runs; the article shows no output to compare{note}",
         )
-    differences: list[tuple[int, str]] = []
-    for expected in prepared.expected:
-        expectation = expected
-        if expectation.value:
-            got = outcome.values.get(expectation.first)
-            if got is None:
-                continue
-            same = same_value(expectation.text, got)
-        else:
-            got = "".join(outcome.outputs[expectation.first : expectation.last + 1])
-            same = (
-                same_value(expectation.text, got)
-                if expectation.source == "comment"
-                else compare.matches(expectation.text, got)
-            )
-        if not same and expectation.parts:
-            line, want, got = _first_difference(expectation, got)
-            expectation = dataclasses.replace(expectation, line=line, text=want)
-        if not same:
-            shows = "states" if expectation.source == "comment" else "shows"
-            differences.append(
-                (
-                    expectation.line,
-                    f"line {expectation.line}: the article {shows} "
-                    f"{_one_line(compare.brief(expectation.text))!r}, the run "
-                    f"{'printed' if not expectation.value else 'gave'} "
-                    f"{_one_line(compare.brief(got))!r}",
-                )
-            )
+    differences = outputs.differences(prepared.expected, outcome, kinds=_kinds(prepared, outcome))
     count = len(prepared.expected)
     if differences:  # one finding for the snippet, every difference in its evidence
         verdict = FindingVerdict.NEEDS_CUDA if uses_cuda else FindingVerdict.CONTRADICTED
@@ -411,38 +462,25 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
         if len(differences) > 1:
             evidence += f" ({len(differences)} of {count} outputs differ)"
         return verdict, differences[0][0], evidence
-    return (
-        FindingVerdict.SUPPORTED,
-        None,
-        f"prints what the article shows ({count} output(s) compared)",
+    outcomes = sum(e.source in (RAISES, RUNS) for e in prepared.expected)
+    shows = [f"prints what the article shows ({count - outcomes} output(s) compared)"] * (
+        count > outcomes
     )
+    shows += [f"raises and runs as its comments say ({outcomes} line(s))"] * bool(outcomes)
+    return FindingVerdict.SUPPORTED, None, "; ".join(shows)
 
 
-def _first_difference(expectation: Expectation, got: str) -> tuple[int, str, str]:
-    """Where the prints of a block first differ from their comments: ``(line, stated,
-    printed)``; the whole output when it cannot be split one line per print."""
-    printed = [line for line in got.split("\n") if line.strip()]
-    if len(printed) == len(expectation.parts):
-        for (line, want), have in zip(expectation.parts, printed, strict=True):
-            if not same_value(want, have):
-                return line, want, have
-    return expectation.line, expectation.text, got
+def _early(prepared: Prepared, outcome: SnippetOutcome) -> list[tuple[int, str]]:
+    """How what the statements before the one that raised show differs from the article
+    (those that read nothing an earlier failure left undone)."""
+    kept, _ = outputs.independent(prepared.expected, outcome)
+    return outputs.differences(kept, outcome, kinds=_kinds(prepared, outcome))
 
 
-def _independent(
-    expected: tuple[Expectation, ...], outcome: SnippetOutcome
-) -> tuple[tuple[Expectation, ...], dict[str, int]]:
-    """The outputs to compare: those of statements that read nothing an earlier failure left
-    undone; and the names the others read that it left undone (``taint``)."""
-    kept: list[Expectation] = []
-    depends: dict[str, int] = {}
-    for expectation in expected:
-        touched = [outcome.tainted.get(i) for i in range(expectation.first, expectation.last + 1)]
-        for names_of in touched:
-            depends.update(names_of or {})
-        if not any(touched):
-            kept.append(expectation)
-    return tuple(kept), depends
+def _kinds(prepared: Prepared, outcome: SnippetOutcome) -> bool:
+    """Whether what ran is compared on kinds and dtypes too: not when a repair changed them."""
+    runtime = prepared.runtime
+    return not (outcome.repaired_error and runtime is not None and runtime.values_only)
 
 
 def _not_its_fault(
@@ -545,8 +583,3 @@ def _describe(error: SyntaxError) -> str:
 def _quote(text: str) -> str:
     lines = [line.strip() for line in text.split("\n") if line.strip()]
     return " / ".join(lines[:3]) + (" / ..." if len(lines) > 3 else "")
-
-
-def _one_line(text: str, limit: int = 160) -> str:
-    flat = " | ".join(line.strip() for line in text.strip().split("\n") if line.strip())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."

@@ -31,8 +31,8 @@ from checker.scan import order, table
 from checker.scan.document import Block, BlockKind
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.history import History
+from checker.scan.raising import run_judges
 from checker.scan.subjects import case_of_paragraph, joined, names_code, pointed_back
-from checker.scan.values import stated_value
 from checker.text import languages, reading
 from checker.typing import Lang
 from checker.verdict import Status, Verdict
@@ -301,12 +301,13 @@ def _named_subject(sentence: str, subjects: tuple[str, ...]) -> str | None:
 def comment_statements(code: Block) -> list[Block]:
     """The comments of a code block that are sentences, as prose: each is read with the names
     its line calls (``d = a.detach()  # shares memory with a`` is "`detach()` shares memory
-    with a"). Comments that state a value are the snippet's business (``program``)."""
+    with a"). Comments stating a value or that the line raises or runs (``# no error``) are
+    the snippet's business (``program``): running the line judges them."""
     found = []
     for row, line in enumerate(code.text.split("\n")):
         code_part, hash_, comment = line.partition("#")
         comment = comment.strip()
-        if not hash_ or not comment or _quoted(code_part) or stated_value(comment) is not None:
+        if not hash_ or not comment or _quoted(code_part) or run_judges(comment):
             continue
         if len(comment.split()) < 3 and languages.detect(comment) == "en":
             continue  # "# forward", "# 4 MB": a label, not a sentence

@@ -12,7 +12,13 @@ Tolerant of form, strict on values: ``[2, 3, 4]`` equals ``tensor([2, 3, 4])``; 
 article prints; brackets and the ``tensor(``, ``torch.Size(``, ``array(`` wrappers are form;
 ``device=``, ``requires_grad=``, ``grad_fn=`` suffixes are form. A ``dtype=`` the article
 states is a value: ``tensor([1.], dtype=torch.float16)`` differs from a float32 ``tensor([1.])``
-(whose repr names no dtype).
+(whose repr names no dtype), and ``dtype=torch.float32`` differs from ``tensor([1, 2])``, whose
+repr says int64 by its numbers. So is a number's kind, where the article states it: a number
+written as a float (``1.``, ``2.0``, ``1e-3``) differs from an integer the run printed, and an
+integer inside a ``tensor(...)`` the article writes out differs from a float the run printed;
+a bare list of integers (``# [2, 3, 4]``) is how articles write a float tensor's values too.
+:func:`same_value` with ``kinds=False`` compares values only: for a run whose dtypes a repair
+changed (see ``checker.scan.repairs``).
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ _WRAPPED = re.compile(r"(?:tensor|torch\.Size|array|Parameter|torch\.tensor)?(?=
 #: ``가 출력됩니다``, ``, since ...``). A condition (``True if ...``) is not a statement.
 _CONDITION = re.compile(r"^\s*(?:if|when|unless|or|and|otherwise|else|/)\b", re.IGNORECASE)
 _NUMBER_ONLY = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+#: A step's number before its words: ``2. 転置する``, ``3) then``, ``1.「作成」``.
+_STEP = re.compile(r"^\d+(?:\.\s*|\)\s*)(?:[^\W\d_]|[「『【])")
 _CODE_AFTER = re.compile(r"^\s*(?:[-+*/%=<>&|^.]|\w+\s*\()")
 
 _SUFFIX = re.compile(
@@ -73,12 +81,14 @@ def stated_value(comment: str, names: tuple[str, ...] = ()) -> str | None:
     while True:  # several values: "# True True", "# 3, 12"
         more = re.match(r"[ \t]*,?[ \t]+|,", text[len(value) :])
         following = _leading_value(text[len(value) + more.end() :]) if more else None
-        if more is None or following is None:
+        if more is None or following is None or _is_note(following):
             break
         value = text[: len(value) + more.end() + len(following)]
     rest = text[len(value) :]
     if _NUMBER_ONLY.fullmatch(value) and re.match(r"\s+[A-Za-z]", rest):
         return None  # "3 elements", "2 tensors share": a count in a sentence
+    if _STEP.match(value + rest):
+        return None  # "2. 転置する", "3) then": the number of a step
     if rest and (
         (rest[0].isalnum() and rest[0].isascii())
         or _CONDITION.match(rest)
@@ -86,6 +96,22 @@ def stated_value(comment: str, names: tuple[str, ...] = ()) -> str | None:
     ):
         return None
     return value.strip()
+
+
+#: What a value's repr holds besides numbers: names of constants, dtypes, devices, keywords.
+_VALUE_WORDS = re.compile(
+    r"True|False|None|inf|nan|tensor|torch\.\w+|Size|array|Parameter|dtype|device|cpu|cuda"
+    r"|requires_grad|grad_fn=<[^>]*>|'[^']*'|\"[^\"]*\""
+)
+
+
+def _is_note(group: str) -> bool:
+    """Whether a bracketed group after a value is a note in words, not a second value:
+    ``(y was computed from x)``, ``(공유됨)``, ``(a copy)``."""
+    if not group.startswith("("):
+        return False
+    words = _VALUE_WORDS.sub(" ", group)
+    return re.search(r"[^\W\d_]{2,}", words) is not None
 
 
 def _leading_value(text: str) -> str | None:
@@ -121,11 +147,12 @@ def _balanced(text: str, start: int) -> int:
     return 0
 
 
-def same_value(expected: str, got: str) -> bool:
-    """Whether ``got`` (what ran) shows the value ``expected`` (what the article states)."""
+def same_value(expected: str, got: str, *, kinds: bool = True) -> bool:
+    """Whether ``got`` (what ran) shows the value ``expected`` (what the article states);
+    ``kinds=False``: the values only, whatever their dtype or number kind."""
     want_dtype = _dtype(expected)
-    if want_dtype is not None:
-        got_dtype = _dtype(got)
+    if want_dtype is not None and kinds:
+        got_dtype = _dtype(got) or _implied_dtype(got)
         if got_dtype is None and want_dtype not in _DEFAULT_DTYPES:
             return False
         if got_dtype is not None and got_dtype != want_dtype:
@@ -133,7 +160,37 @@ def same_value(expected: str, got: str) -> bool:
     want, have = _tokens(expected), _tokens(got)
     if len(want) != len(have):
         return False
-    return all(_same_token(w, h) for w, h in zip(want, have, strict=True))
+    if not all(_same_token(w, h) for w, h in zip(want, have, strict=True)):
+        return False
+    written = _WRAPPED_TENSOR.match(expected.strip()) is not None
+    return not kinds or all(_same_kind(w, h, written) for w, h in zip(want, have, strict=True))
+
+
+#: A value the article writes as a tensor's repr: its numbers' kind is the dtype's.
+_WRAPPED_TENSOR = re.compile(r"(?:torch\.)?tensor\(")
+_INTEGER = re.compile(r"[-+]?\d+")
+
+
+def _same_kind(want: str, got: str, written: bool) -> bool:
+    """A float the article writes is no integer the run printed; an integer it writes inside
+    ``tensor(...)`` is no float the run printed (``written``)."""
+    if not (_is_number(want) and _is_number(got)):
+        return True
+    want_int, got_int = _INTEGER.fullmatch(want), _INTEGER.fullmatch(got)
+    if got_int and not want_int:
+        return False
+    return not (written and want_int and not got_int)
+
+
+def _implied_dtype(text: str) -> str | None:
+    """The dtype a tensor repr without ``dtype=`` has by its numbers: ``int64`` when every
+    number is an integer, ``float32`` when one is written as a float; else ``None``."""
+    if _WRAPPED_TENSOR.match(text.strip()) is None:
+        return None
+    numbers = [t for t in _tokens(text) if _is_number(t)]
+    if not numbers:
+        return None
+    return "int64" if all(_INTEGER.fullmatch(n) for n in numbers) else "float32"
 
 
 def _dtype(text: str) -> str | None:

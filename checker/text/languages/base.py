@@ -181,6 +181,20 @@ class Language:
     #: ``더 이상 사용``.
     says_deprecated: re.Pattern[str]
 
+    # -- what a comment on a line of code says of running it ----------------------------------
+
+    #: A comment saying its line raises: "raises", "throws", "gives an error", ``エラーになる``,
+    #: ``エラーが出る``, ``에러 발생``, ``오류가 난다`` (an exception's name, ``RuntimeError``,
+    #: says so in every language). Read after :attr:`says_runs` and :attr:`says_maybe`.
+    says_raises: re.Pattern[str]
+    #: A comment saying its line runs without error: "no error", "doesn't raise",
+    #: ``エラーにならない``, ``エラーなし``, ``에러가 나지 않``, ``오류 없이``.
+    says_runs: re.Pattern[str]
+    #: A comment that says so only as a possibility or under a condition: "may", "if",
+    #: ``かもしれない``, ``可能性がある``, ``場合``, ``수 있다``, ``경우``. A likelihood ("likely",
+    #: ``可能性が高い``) is no hedge: it predicts what the line does.
+    says_maybe: re.Pattern[str]
+
     # -- tables of marks ----------------------------------------------------------------------
 
     #: Table cells that say yes, lowercased: ``"✓"``, ``"yes"``; ``"○"``, ``"可"``;

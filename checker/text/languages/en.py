@@ -132,6 +132,25 @@ ENGLISH = Language(
     ),
     reach=60,
     says_deprecated=re.compile(r"deprecat|no longer recommended|legacy", re.IGNORECASE),
+    says_raises=re.compile(
+        r"\b(?:raises|throws|errors?\s+out|will\s+(?:raise|throw|fail|error))\b"
+        r"|\b(?:raise|throw)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?(?:error|exception)\b"
+        r"|\b(?:gives?|get|causes?|produces?|triggers?|results?\s+in|leads?\s+to)\s+"
+        r"(?:an?\s+|the\s+)?(?:\w+\s+)?(?:error|exception)\b"
+        r"|(?:->|→|=>)\s*(?:an?\s+)?(?:error|exception)\b|\berror(?:\s+here)?\s*!",
+        re.IGNORECASE,
+    ),
+    says_runs=re.compile(
+        r"\bno\s+(?:[A-Z]\w*)?(?:errors?|exceptions?)\b"
+        r"|\b(?:does\s+not|doesn't|won't|will\s+not|did\s+not|didn't|never)\s+"
+        r"(?:raise|throw|fail|error)"
+        r"|\bwithout\s+(?:an?\s+)?(?:errors?|exceptions?)\b|\bruns?\s+(?:fine|without)\b",
+        re.IGNORECASE,
+    ),
+    says_maybe=re.compile(
+        r"\b(?:may|might|could|can|possibly|sometimes|if|when|unless|whether|depending)\b|\?",
+        re.IGNORECASE,
+    ),
     yes_marks=frozenset(["✓", "✔", "✅", "yes", "true"]),
     no_marks=frozenset(["✗", "✘", "❌", "no", "false"]),
     marked_statement="{subject} {predicate}.",

@@ -79,6 +79,19 @@ JAPANESE = Language(
     stated_case=NEVER,  # its modals (だろう, でしょう) are no markers of indirect speech
     reach=50,
     says_deprecated=re.compile(r"非推奨|廃止|推奨されな"),
+    says_raises=re.compile(
+        r"エラー(?:が|に|を)?(?:出|発生|な|起|吐)|エラー[!！]|例外(?:が|を)?(?:発生|出|投げ|送出|にな)"
+        r"|(?:Error|Exception)\s*(?:が|を)?\s*(?:発生|出|起)"
+    ),
+    says_runs=re.compile(
+        r"(?:エラー|例外)(?:には|では|に|は|が|も)?(?:なら[なず]|なりませ|出な|出ず|出ませ|起きな|"
+        r"起きませ|発生しな|発生せ|発生しませ)|(?:エラー|例外)(?:は|も)?(?:なし|無し|なく)"
+        r"|(?:エラー|例外)は(?:ない|ありません)"
+        r"|問題なく(?:動|実行|通)|正常に(?:動|実行|終)"
+    ),
+    says_maybe=re.compile(
+        r"かもしれ|可能性が(?:あ|ある)|ことがあ|場合|たら|れば|なら(?![なず])|[?？]"
+    ),
     yes_marks=frozenset(["○", "◯", "はい", "可", "あり"]),
     no_marks=frozenset(["×", "いいえ", "不可", "なし"]),
     marked_statement="{subject} は {predicate}。",

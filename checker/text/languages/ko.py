@@ -77,6 +77,16 @@ KOREAN = Language(
     stated_case=NEVER,  # its modals (것이다, 겠다) are no markers of indirect speech
     reach=50,
     says_deprecated=re.compile(r"권장되지 않|더 이상 (?:사용|권장)|지원 중단|폐기"),
+    says_raises=re.compile(
+        r"(?:에러|오류|예외)(?:가|이)?\s*(?:발생|난다|납니다|남\b|나요|뜸|뜬다|뜹니다|던)"
+        r"|(?:에러|오류)\s*[!！]"
+        r"|(?:Error|Exception)\s*(?:가|이)?\s*(?:발생|난다|납니다|남\b|뜸|뜬다)"
+    ),
+    says_runs=re.compile(
+        r"(?:에러|오류|예외)(?:가|는|도|이)?\s*(?:(?:발생하|나)지\s*않|안\s*(?:남|나|난다|납니다|뜸|뜬다|발생)"
+        r"|없)|문제\s*없이|정상\s*(?:동작|실행|작동)"
+    ),
+    says_maybe=re.compile(r"수\s*(?:도\s*)?있|경우|가능성이\s*있|지도\s*모|[?？]"),
     yes_marks=frozenset(["o", "예", "네", "있음"]),
     no_marks=frozenset(["x", "아니오", "아니요", "없음"]),
     marked_statement="{subject} 는 {predicate} 이다.",
