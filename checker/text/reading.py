@@ -176,6 +176,11 @@ def names(subject: str, prose: str) -> bool:
     """Whether ``prose`` names ``subject``: a subject that starts or ends with a letter is
     not part of a longer word ("del " is not in "model "), nor a link of a method chain
     (``clone().detach()`` is about neither alone)."""
+    return subject in prose and _name_pattern(subject).search(prose) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_pattern(subject: str) -> re.Pattern[str]:
     pattern = re.escape(subject)
     if subject[:1].isascii() and subject[:1].isalnum():
         # not part of a longer name, nor a later link of a chain ("clone().detach()")
@@ -184,7 +189,7 @@ def names(subject: str, prose: str) -> bool:
         # not part of a longer name, nor an earlier link of a chain ("detach().clone()":
         # a chain is about what its links do together)
         pattern += r"(?![A-Za-z0-9_])(?!(?:\([^()]*\))?\.[A-Za-z_])"
-    return re.search(pattern, prose) is not None
+    return re.compile(pattern)
 
 
 def mentions(sentence: str, lang: Lang, claims: list[Claim]) -> list[ClaimMention]:
