@@ -87,7 +87,8 @@ def main() -> int:
     args = parser.parse_args()
     if not (args.folder / "key.json").is_file():
         print(f"real-articles: no key.json in {args.folder}", file=sys.stderr)
-        return 2
+        # the articles are not the project's: without them `nox -s bench` goes on
+        return 0 if args.folder == ARTICLES else 2
     errors, neutral = load_key(args.folder)
     paths = sorted(p for p in args.folder.glob("[0-9]*") if p.is_file())
     registry = registry_mod.load()
