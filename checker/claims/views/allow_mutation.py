@@ -73,7 +73,7 @@ ALLOW_MUTATION_IS_A_CONTEXT_MANAGER = Claim(
     expect=Expect.HOLDS,
     probe=probe_allow_mutation_context_manager,
     control=Control(
-        "torch.set_grad_enabled, a context manager that takes a bool",
+        "torch.set_grad_enabled(mode), a context manager that takes an argument",
         control_set_grad_enabled,
     ),
     measures=(
