@@ -23,7 +23,7 @@ import ast
 import builtins
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from checker.scan import names, snippets
@@ -75,13 +75,7 @@ def latent_errors(trees: list[ast.Module | None], unread: list[str]) -> list[Lat
     if any(_dynamic(tree) for tree in parsed):
         return []
     mentioned = {word for text in unread for word in re.findall(r"[A-Za-z_]\w*", text)}
-    declared = {
-        name
-        for tree in parsed
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Global)
-        for name in n.names
-    }
+    declared = _declared_global(parsed)
     # (snippet, statement) in program order, and where each global name is bound
     statements = [
         (index, stmt) for index, tree in enumerate(trees) if tree is not None for stmt in tree.body
@@ -205,14 +199,19 @@ def _function_scope(node: _Function) -> tuple[list[ast.AST], list[ast.stmt], fro
             *(a for a in (arguments.vararg, arguments.kwarg) if a is not None),
         )
     }
-    declared = {
+    declared = _declared_global(body)
+    return outer, body, frozenset((params | scope_binds(body)) - declared)
+
+
+def _declared_global(nodes: Iterable[ast.AST]) -> set[str]:
+    """The names a ``global`` statement anywhere in ``nodes`` declares."""
+    return {
         name
-        for item in body
-        for n in ast.walk(item)
+        for node in nodes
+        for n in ast.walk(node)
         if isinstance(n, ast.Global)
         for name in n.names
     }
-    return outer, body, frozenset((params | scope_binds(body)) - declared)
 
 
 def _free_uses(tree: ast.Module) -> list[_Use]:

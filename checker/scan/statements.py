@@ -92,7 +92,7 @@ def mentions_in(
         if _MEASURED_ROLE.search(written):
             continue  # it reports a measured value: the docs build checks it
         line = block.line_at(offset)
-        sentence = _ADDRESS.sub(_spaces, written)  # a link's words state nothing
+        sentence = _ADDRESS.sub(reading.blank, written)  # a link's words state nothing
         named = _named_subject(sentence, subjects)
         read = sentence if named is not None else pointed_back(sentence, lang, topic.subject)
         written_in = _written_in(sentence, lang)
@@ -169,11 +169,6 @@ def _in_reason(
 _ADDRESS = re.compile(
     r"(?:\bhttps?://|\bwww\.)[^\s<>\"'`]+|(?<![\w-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+){4,}(?![\w-])"
 )
-
-
-def _spaces(match: re.Match[str]) -> str:
-    """As many spaces as the match: offsets into the sentence stay valid."""
-    return " " * len(match.group(0))
 
 
 def _ordered(
@@ -441,7 +436,7 @@ def indirect(
     language = languages.language(lang)
     prose = reading.normalise(sentence)
     if reason_at >= 0:
-        explained = language.hedge.sub(lambda m: " " * len(m.group(0)), prose[:reason_at])
+        explained = language.hedge.sub(reading.blank, prose[:reason_at])
         prose = explained + prose[reason_at:]
     vocabulary = claim.vocabulary
     wording = (

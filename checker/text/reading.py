@@ -86,10 +86,10 @@ def sentences(text: str) -> list[tuple[int, str]]:
 
 def _prose(text: str) -> str:
     """``text`` without inline code, so ``torch.no_grad()`` does not read as a negation."""
-    return re.sub(r"`[^`]*`", _blank, normalise(text))
+    return re.sub(r"`[^`]*`", blank, normalise(text))
 
 
-def _blank(match: re.Match[str]) -> str:
+def blank(match: re.Match[str]) -> str:
     """Spaces as long as the match: offsets into the text stay valid."""
     return " " * len(match.group(0))
 
@@ -246,7 +246,7 @@ def negation_scope(
     ``near``: a character offset (the subject's); the predicate nearest to it is the one whose
     clause counts, in English."""
     language = languages.language(lang)
-    text = language.affirmative_idioms.sub(_blank, _prose(sentence))
+    text = language.affirmative_idioms.sub(blank, _prose(sentence))
     spans = stem_spans(sentence, lang, stems)
     blanked = "".join(
         " " if any(start <= i < end for start, end in spans) else char
@@ -338,5 +338,5 @@ def stem_pattern(stem: str) -> re.Pattern[str]:
 
 
 def stem_spans(sentence: str, lang: Lang, stems: tuple[str, ...]) -> list[tuple[int, int]]:
-    lowered = languages.language(lang).affirmative_idioms.sub(_blank, _prose(sentence)).lower()
+    lowered = languages.language(lang).affirmative_idioms.sub(blank, _prose(sentence)).lower()
     return [(m.start(), m.end()) for stem in stems for m in stem_pattern(stem).finditer(lowered)]
