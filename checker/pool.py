@@ -13,10 +13,24 @@ import selectors
 import signal
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Any, Protocol
+
+
+class JailCommand(Protocol):
+    """What a pool needs of a jail a fork server runs in (:class:`checker.scan.jail.Jail`):
+    the command that starts it, the descriptors and environment it gets, and clean-up."""
+
+    argv: list[str]
+    pass_fds: tuple[int, ...]
+    env: dict[str, str]
+
+    def started(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -31,6 +45,9 @@ class WorkerJob:
     address_space: int | None = None
     #: Extra private writable memory (``RLIMIT_DATA``), for code that may use CUDA.
     data_limit: int | None = None
+    #: Called in the parent with each progress message the handler sends
+    #: (:func:`checker.zygote.progress`).
+    progress: Callable[[dict[str, Any]], None] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -62,6 +79,8 @@ class _Zygote:
     pid: int | None = None
     started: float = 0.0
     killed: bool = False
+    #: The jail it runs in (``None``: a plain child of this process).
+    jail: JailCommand | None = None
 
 
 @dataclass
@@ -70,6 +89,11 @@ class Pool:
 
     preload: Sequence[str]
     size: int = 1
+    #: Makes a fresh jail for each fork server (:mod:`checker.scan.jail`); ``None`` for a
+    #: plain child, for code of ours (probes).
+    jail: Callable[[], JailCommand] | None = None
+    #: What the last fork server started reported of itself (:func:`checker.zygote.facts`).
+    facts: dict[str, Any] = field(default_factory=dict, init=False)
     _zygotes: list[_Zygote] = field(default_factory=list, init=False)
 
     def run(self, jobs: Sequence[WorkerJob]) -> list[JobResult]:
@@ -88,8 +112,14 @@ class Pool:
     def close(self) -> None:
         for zygote in self._zygotes:
             zygote.stdin.close()
-            zygote.process.wait(timeout=10)
+            try:
+                zygote.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                zygote.process.kill()
+                zygote.process.wait()
             zygote.stdout.close()
+            if zygote.jail is not None:
+                zygote.jail.close()
         self._zygotes.clear()
 
     def _idle(self, wanted: int) -> Iterable[_Zygote]:
@@ -98,23 +128,45 @@ class Pool:
         return [z for z in self._zygotes if z.job is None]
 
     def _start(self) -> _Zygote:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "checker.zygote"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            bufsize=0,
-            cwd=os.getcwd(),
-            env=_child_env(),
-        )
+        jail = self.jail() if self.jail is not None else None
+        errors = tempfile.TemporaryFile()  # noqa: SIM115  the jail's stderr, read on failure
+        try:
+            process = subprocess.Popen(
+                jail.argv if jail else [sys.executable, "-m", "checker.zygote"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=errors if jail else None,
+                bufsize=0,
+                cwd=os.getcwd() if jail is None else "/",
+                env=jail.env if jail else _child_env(),
+                pass_fds=jail.pass_fds if jail else (),
+            )
+        except BaseException:
+            if jail is not None:
+                jail.close()
+            raise
+        if jail is not None:
+            jail.started()
         assert process.stdin is not None and process.stdout is not None
-        zygote = _Zygote(process, process.stdin, process.stdout)
-        _write(zygote, {"preload": list(self.preload), "sys_path": _importable_paths()})
+        zygote = _Zygote(process, process.stdin, process.stdout, jail=jail)
+        hello = {"preload": list(self.preload), "sys_path": [] if jail else _importable_paths()}
+        _write(zygote, {**hello, "facts": jail is not None})
         while b"\n" not in zygote.pending:
             chunk = os.read(zygote.stdout.fileno(), 1 << 16)
             if not chunk:
-                raise RuntimeError(f"the fork server failed to start (exit {process.wait()})")
+                status = process.wait()
+                errors.seek(0)
+                told = errors.read().decode("utf-8", "replace").strip().splitlines()[-3:]
+                if jail is not None:
+                    jail.close()
+                raise RuntimeError(
+                    f"the fork server failed to start (exit {status})"
+                    + (f": {' '.join(told)}" if told else "")
+                )
             zygote.pending += chunk
-        _, zygote.pending = zygote.pending.split(b"\n", 1)  # the hello line
+        errors.close()
+        line, zygote.pending = zygote.pending.split(b"\n", 1)  # the hello line
+        self.facts = json.loads(line).get("facts") or {}
         return zygote
 
     def _submit(self, zygote: _Zygote, index: int, job: WorkerJob) -> None:
@@ -156,7 +208,10 @@ class Pool:
                 and time.monotonic() >= zygote.started + job.timeout_s
             ):
                 zygote.killed = True
-                os.kill(zygote.pid, signal.SIGKILL)
+                if zygote.jail is not None:  # its pid is the jail's own: end the jail
+                    zygote.process.kill()
+                else:
+                    os.kill(zygote.pid, signal.SIGKILL)
         return finished
 
     def _read(self, zygote: _Zygote) -> JobResult | None:
@@ -165,8 +220,19 @@ class Pool:
             job_timeout = zygote.job.timeout_s if zygote.job else 0
             zygote.job = None
             self._zygotes.remove(zygote)
+            status = zygote.process.wait()
+            zygote.stdout.close()
+            zygote.stdin.close()
+            if zygote.jail is not None:
+                zygote.jail.close()
+            if zygote.killed:
+                return JobResult(
+                    failure=f"timed out after {job_timeout:g} s",
+                    timed_out=True,
+                    duration_s=time.monotonic() - zygote.started,
+                )
             return JobResult(
-                failure=f"the fork server died (exit {zygote.process.wait()})",
+                failure=f"the fork server died (exit {status})",
                 duration_s=job_timeout,
             )
         zygote.pending += chunk
@@ -175,6 +241,10 @@ class Pool:
             message = json.loads(line)
             if "pid" in message:
                 zygote.pid = int(message["pid"])
+                continue
+            if "progress" in message:
+                if zygote.job is not None and zygote.job.progress is not None:
+                    zygote.job.progress(message["progress"])
                 continue
             duration = time.monotonic() - zygote.started
             job = zygote.job

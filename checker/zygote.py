@@ -58,8 +58,13 @@ class _Child:
 
 
 def serve(stdin: TextIO, stdout: TextIO) -> None:
-    """Handle jobs until stdin closes. The first line names the modules to preload."""
+    """Handle jobs until stdin closes. The first line names the modules to preload; when it
+    asks for ``facts``, the ready line carries :func:`facts`, read before anything else ran."""
     hello = json.loads(stdin.readline())
+    found = facts() if hello.get("facts") else None
+    if found is not None:  # in a jail: a job's processes (same uid) may not read this one
+        _not_dumpable()
+    _remove_stale_folders()
     sys.path[:0] = [p for p in hello.get("sys_path", []) if p not in sys.path]
     for name in hello.get("preload", []):
         importlib.import_module(name)
@@ -70,7 +75,7 @@ def serve(stdin: TextIO, stdout: TextIO) -> None:
     signal.set_wakeup_fd(wakeup_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     spare = _fork_child()
-    _send(stdout, {"ready": True})
+    _send(stdout, {"ready": True, "facts": found})
     for line in stdin:
         if not line.strip():
             continue
@@ -79,7 +84,7 @@ def serve(stdin: TextIO, stdout: TextIO) -> None:
         os.close(child.job_fd)
         _send(stdout, {"pid": child.pid})
         spare = _fork_child()  # while the job runs
-        _send(stdout, _outcome(child, wakeup_r))
+        _send(stdout, _outcome(child, wakeup_r, stdout))
     os.close(spare.job_fd)  # the spare child reads EOF and exits
     os.waitpid(spare.pid, 0)
     os.close(spare.stderr_fd)
@@ -93,13 +98,13 @@ def _fork_child() -> _Child:
     result_r, result_w = os.pipe()
     stderr_fd, stderr_path = tempfile.mkstemp(prefix="checker-job-", suffix=".log")
     os.unlink(stderr_path)
-    temp_dir = tempfile.mkdtemp(prefix="checker-tmp-")
+    temp_dir = tempfile.mkdtemp(prefix=f"{_TEMP_PREFIX}{os.getpid()}-")
     pid = os.fork()
     if pid == 0:  # child
         code = 0
         try:
-            os.close(job_w)
-            os.close(result_r)
+            # only its own descriptors: never those of the job that runs beside it
+            _close_all_but((0, 1, 2, job_r, result_w, stderr_fd))
             os.environ["TMPDIR"] = temp_dir
             tempfile.tempdir = temp_dir
             _child(job_r, result_w, stderr_fd)
@@ -112,7 +117,74 @@ def _fork_child() -> _Child:
     return _Child(pid, job_w, result_r, stderr_fd, temp_dir)
 
 
+_TEMP_PREFIX = "checker-tmp-"
+
+
+def _remove_stale_folders() -> None:
+    """Remove the job folders of fork servers that were killed (``SIGKILL``) before they
+    could: their names carry the server's pid."""
+    base = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for name in os.listdir(base):
+            owner = name.removeprefix(_TEMP_PREFIX).split("-", 1)[0]
+            if name.startswith(_TEMP_PREFIX) and owner.isdigit() and not _alive(int(owner)):
+                shutil.rmtree(os.path.join(base, name), ignore_errors=True)
+
+
+def _not_dumpable() -> None:
+    import ctypes
+
+    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+
+
+def facts() -> dict[str, Any]:
+    """What this process is, read from the kernel before any job ran: its uid, capabilities,
+    seccomp mode, ``no_new_privs`` and open descriptors (the jail reports them)."""
+    status = {}
+    with open("/proc/self/status", encoding="ascii") as lines:
+        for line in lines:
+            name, _, value = line.partition(":")
+            status[name] = value.strip()
+    return {
+        "uid": os.getuid(),
+        "euid": os.geteuid(),
+        "capabilities": int(status.get("CapEff", "0"), 16) | int(status.get("CapPrm", "0"), 16),
+        "seccomp": int(status.get("Seccomp", "0")),
+        "no_new_privs": int(status.get("NoNewPrivs", "0")),
+        "fds": sorted(int(fd) for fd in os.listdir("/proc/self/fd") if fd.isdigit())[:-1],
+        "pid": os.getpid(),
+    }
+
+
+def _close_all_but(keep: tuple[int, ...]) -> None:
+    low = 0
+    for fd in sorted(keep):
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 1 << 20)
+
+
+#: The descriptor a job's handler reports on (set in the child, for :func:`progress`).
+_RESULT_FD: list[int] = []
+
+
+def progress(message: dict[str, Any]) -> None:
+    """Send ``message`` to the parent while the job runs (the parent passes it to the job's
+    progress callback). Only for a handler's own code: a job's children must not call it."""
+    for fd in _RESULT_FD:
+        _write_frame(fd, {"progress": message})
+
+
+def _write_frame(fd: int, message: dict[str, Any]) -> None:
+    payload = json.dumps(message).encode()
+    view = memoryview(_LENGTH.pack(len(payload)) + payload)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def _child(job_fd: int, result_fd: int, stderr_fd: int) -> None:
+    _RESULT_FD[:] = [result_fd]
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -136,48 +208,42 @@ def _child(job_fd: int, result_fd: int, stderr_fd: int) -> None:
         message = {"result": _handler(job["handler"])(job["args"])}
     except BaseException as exc:  # report everything, even SystemExit from a probe
         message = {"error": describe(exc)}
-    payload = json.dumps(message).encode()
-    os.write(result_fd, _LENGTH.pack(len(payload)))
-    view = memoryview(payload)
-    while view:
-        view = view[os.write(result_fd, view) :]
+    _write_frame(result_fd, message)
     os.close(result_fd)
 
 
-def _outcome(child: _Child, wakeup_fd: int) -> dict[str, Any]:
-    """Wait for the child's message or its death, whichever comes first."""
-    buffer = b""
+def _outcome(child: _Child, wakeup_fd: int, stdout: TextIO) -> dict[str, Any]:
+    """Wait for the child's message or its death, whichever comes first; relay its progress
+    messages to ``stdout`` as they come."""
+    frames = _Frames(stdout)
     status: int | None = None
     with selectors.DefaultSelector() as sel:
         sel.register(child.result_fd, selectors.EVENT_READ)
         sel.register(wakeup_fd, selectors.EVENT_READ)
         eof = False
-        while not _complete(buffer) and not eof:
+        while frames.final is None and not eof:
             for key, _ in sel.select():
                 if key.fd == wakeup_fd:  # SIGCHLD
                     with contextlib.suppress(BlockingIOError):
                         os.read(wakeup_fd, 4096)
                     continue
                 chunk = os.read(child.result_fd, 1 << 20)
-                buffer += chunk
+                frames.feed(chunk)
                 eof = not chunk
             status = _reap(child.pid, block=False) if status is None else status
             if status is not None:  # it exited: whatever it wrote is in the pipe already
-                buffer += _drain(child.result_fd)
+                frames.feed(_drain(child.result_fd))
                 break
     os.close(child.result_fd)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(child.pid, signal.SIGKILL)  # anything the job left behind
-    if status is None and not _complete(buffer):
+    if status is None and frames.final is None:
         status = _reap(child.pid, block=True)
     elif status is None:
         _EXITING.append(child.pid)  # reaped later, off the critical path
     _reap_exited()
-    report: dict[str, Any] = {"exit": None, "signal": None, "message": None}
-    if _complete(buffer):
-        (size,) = _LENGTH.unpack(buffer[: _LENGTH.size])
-        report["message"] = json.loads(buffer[_LENGTH.size : _LENGTH.size + size])
-    elif status is not None:
+    report: dict[str, Any] = {"exit": None, "signal": None, "message": frames.final}
+    if frames.final is None and status is not None:
         if os.WIFSIGNALED(status):
             report["signal"] = signal.Signals(os.WTERMSIG(status)).name
         report["exit"] = os.waitstatus_to_exitcode(status)
@@ -185,6 +251,32 @@ def _outcome(child: _Child, wakeup_fd: int) -> dict[str, Any]:
     os.close(child.stderr_fd)
     shutil.rmtree(child.temp_dir, ignore_errors=True)
     return report
+
+
+class _Frames:
+    """Length-prefixed messages read from a child: progress is relayed, the first other
+    message is the job's outcome (:attr:`final`); anything after it is ignored."""
+
+    def __init__(self, stdout: TextIO) -> None:
+        self.stdout, self.buffer = stdout, b""
+        self.final: dict[str, Any] | None = None
+
+    def feed(self, chunk: bytes) -> None:
+        self.buffer += chunk
+        while self.final is None and len(self.buffer) >= _LENGTH.size:
+            (size,) = _LENGTH.unpack(self.buffer[: _LENGTH.size])
+            if len(self.buffer) < _LENGTH.size + size:
+                return
+            raw = self.buffer[_LENGTH.size : _LENGTH.size + size]
+            self.buffer = self.buffer[_LENGTH.size + size :]
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                message = {"error": "the job's report could not be read"}
+            if isinstance(message, dict) and set(message) == {"progress"}:
+                _send(self.stdout, message)
+            else:
+                self.final = message if isinstance(message, dict) else {"error": "bad report"}
 
 
 #: Children that delivered their message and are still exiting.
@@ -205,13 +297,6 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _complete(buffer: bytes) -> bool:
-    if len(buffer) < _LENGTH.size:
-        return False
-    size: int = _LENGTH.unpack(buffer[: _LENGTH.size])[0]
-    return len(buffer) >= _LENGTH.size + size
 
 
 def _drain(fd: int) -> bytes:
@@ -280,4 +365,5 @@ def _send(stdout: TextIO, message: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.stdin, sys.stdout)
+    # run as ``checker.zygote``, not ``__main__``: handlers import it (``progress``)
+    importlib.import_module("checker.zygote").serve(sys.stdin, sys.stdout)

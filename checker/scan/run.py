@@ -264,13 +264,17 @@ def _constant(line: int) -> Callable[[int], int]:
     return lambda _: line
 
 
+#: A line of prose longer than this is not a line of code quoted in it.
+CODE_LINE_CHARS = 300
+
+
 def _code_line(text: str) -> ast.Module | None:
     """A line of prose that is a line of Python with a call in it, parsed."""
-    if not text.isascii():
+    if not text.isascii() or len(text) > CODE_LINE_CHARS:
         return None
     try:
         tree = ast.parse(text.strip())
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     return tree if any(isinstance(n, ast.Call) for n in ast.walk(tree)) else None
 
@@ -322,9 +326,11 @@ def _run_article(  # noqa: PLR0917
         )
     )
     for outcome in outcomes.values():
-        if "landlock-abi" in outcome.measures or not measures:
+        if "jail" in outcome.measures or not measures:
             measures.clear()
             measures.update(outcome.measures)
+        if outcome.refused and not measures:
+            measures["refused"] = outcome.refused
     context = snippets.Context(
         str(document.path),
         lang,

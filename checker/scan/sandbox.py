@@ -1,26 +1,26 @@
-"""The parent side of the sandbox: one fork server for every snippet of a scan.
+"""The parent side of the sandbox: one jail, and one fork server in it, for a scan.
 
-:class:`Sandbox` starts a :class:`checker.pool.Pool` whose zygote preloads
-:mod:`checker.scan.sandbox_child` (and with it torch), and runs an article's snippets as one
-job (one namespace, in order, as a notebook runs) with a memory limit and a deadline per
-snippet. Each job gets a throw-away folder, removed afterwards whatever the snippets did. When
-a snippet is stopped (a deadline, a crash), the namespace is lost: the snippets after it run
-in a new job, and their outcomes say so (:attr:`SnippetOutcome.fresh`).
+:class:`Sandbox` starts a :class:`checker.pool.Pool` whose fork server runs in a jail made for
+this sandbox (:mod:`checker.scan.jail`) and preloads :mod:`checker.scan.sandbox_child` (and
+with it torch), and runs an article's snippets as one job (one namespace, in order, as a
+notebook runs) with a memory limit and a deadline per snippet. When a snippet is stopped (a
+deadline, a crash), the namespace is lost: the snippets after it run in a new job, and their
+outcomes say so (:attr:`SnippetOutcome.fresh`). Use one sandbox per scan job: a job never
+shares a jail with another. Where no jail can be made, no code runs, and every outcome says
+why (:attr:`SnippetOutcome.refused`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import shutil
-import tempfile
-import threading
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from checker.pool import Pool, WorkerJob
+from checker.scan.jail import Jail, JailLimits, JailUnavailable, facts_measures, unavailable
 from checker.scan.taint import SALVAGE_SHARE
 
 HANDLER = "checker.scan.sandbox_child:run_session"
@@ -99,6 +99,9 @@ class SnippetOutcome:
     duration_s: float = 0.0
     #: The sandbox itself failed (the worker died before reporting).
     failure: str | None = None
+    #: No code ran: no jail can be made here (why), or a report from the snippet's process
+    #: was forged (``interfered``).
+    refused: str | None = None
     #: Reported values of watched statements, by statement index.
     values: Mapping[int, str] = field(default_factory=dict)
     #: The customary imports supplied before it ran.
@@ -117,10 +120,11 @@ class SnippetOutcome:
 
 @dataclass
 class Sandbox:
-    """Runs snippets; reuse one for a whole scan (starting it imports torch once)."""
+    """Runs snippets; use one for a whole scan job (starting it makes a jail and imports torch
+    in it once)."""
 
     limits: SnippetLimits = field(default_factory=SnippetLimits)
-    _pool: Pool | None = field(default=None, init=False, repr=False)
+    _pools: dict[bool, Pool] = field(default_factory=dict, init=False, repr=False)
 
     def run(self, source: str, mode: str = "exec", gpu: bool = False) -> SnippetOutcome:
         """Run one snippet on its own, confined."""
@@ -132,11 +136,17 @@ class Sandbox:
         """Run ``programs`` in order in one namespace; one outcome per program. A program
         that is stopped ends the session; the rest run in a new one, marked ``fresh``.
         ``progress`` is called with the number of programs that ran, as they run."""
+        reason = unavailable()
+        if reason:
+            return [SnippetOutcome(refused=f"not run: {reason}") for _ in programs]
         outcomes: list[SnippetOutcome] = []
         fresh = False
         while len(outcomes) < len(programs):
             rest = programs[len(outcomes) :]
             ran = self._run_job(rest, _offset(progress, len(outcomes)))
+            if ran and ran[0].refused:  # the jail could not start: nothing will run
+                outcomes += [dataclasses.replace(ran[0], fresh=fresh) for _ in rest]
+                break
             if not ran:  # the sandbox failed before the first program reported
                 outcomes.append(SnippetOutcome(failure="the sandbox failed", fresh=fresh))
                 fresh = True
@@ -154,61 +164,33 @@ class Sandbox:
     def _run_job(
         self, programs: Sequence[SandboxProgram], progress: Callable[[int], None] | None = None
     ) -> list[SnippetOutcome]:
-        root = Path(tempfile.mkdtemp(prefix="checker-scan-"))
-        root.chmod(0o711)  # the snippet (nobody) passes through to work/, lists nothing
-        (root / "work").mkdir()
         started = time.monotonic()
         gpu = any(p.gpu for p in programs)
-        # beside the throw-away folder, not in it: the session covers that folder with a
-        # tmpfs of its own mount namespace, which this process does not see
-        counted = root.with_name(root.name + ".progress")
-        counted.write_text("")
-        watcher = _ProgressWatcher(counted, progress) if progress else None
+        job = WorkerJob(
+            handler=HANDLER,
+            args={
+                "programs": [_program_args(p) for p in programs],
+                "timeout_s": self.limits.timeout_s,
+                "output_bytes": self.limits.output_bytes,
+                "file_bytes": self.limits.file_bytes,
+                "processes": self.limits.processes,
+                "open_files": self.limits.open_files,
+                "gpu": gpu,
+            },
+            # each program, and the statements salvaged after a failure (``taint``)
+            timeout_s=self.limits.timeout_s * len(programs) * (1 + SALVAGE_SHARE) + 15.0,
+            # On the CPU the address space is bounded (RLIMIT_AS): shared mappings count.
+            # The CUDA driver reserves far more address space than it uses, so a session
+            # that may use the GPU gets RLIMIT_DATA, which shared mappings escape.
+            address_space=None if gpu else self.limits.memory_bytes,
+            data_limit=self.limits.memory_bytes if gpu else None,
+            progress=None if progress is None else lambda m: progress(int(m.get("ran", 0))),
+        )
         try:
-            job = WorkerJob(
-                handler=HANDLER,
-                args={
-                    "programs": [
-                        {
-                            "source": p.source,
-                            "mode": p.mode,
-                            "watch": {str(k): v for k, v in p.watch.items()},
-                            "customary": [list(pair) for pair in p.customary],
-                            "raises": sorted(p.raises),
-                            "resume": None
-                            if p.resume is None
-                            else {
-                                "statement": p.resume[0],
-                                "source": p.resume[1],
-                                "error": p.resume[2],
-                            },
-                        }
-                        for p in programs
-                    ],
-                    "root": str(root),
-                    "progress": str(counted),
-                    "timeout_s": self.limits.timeout_s,
-                    "output_bytes": self.limits.output_bytes,
-                    "file_bytes": self.limits.file_bytes,
-                    "disk_bytes": self.limits.disk_bytes,
-                    "processes": self.limits.processes,
-                    "open_files": self.limits.open_files,
-                    "gpu": gpu,
-                },
-                # each program, and the statements salvaged after a failure (``taint``)
-                timeout_s=self.limits.timeout_s * len(programs) * (1 + SALVAGE_SHARE) + 15.0,
-                # On the CPU the address space is bounded (RLIMIT_AS): shared mappings count.
-                # The CUDA driver reserves far more address space than it uses, so a session
-                # that may use the GPU gets RLIMIT_DATA, which shared mappings escape.
-                address_space=None if gpu else self.limits.memory_bytes,
-                data_limit=self.limits.memory_bytes if gpu else None,
-            )
-            result = self._worker_pool().run([job])[0]
-        finally:
-            if watcher is not None:
-                watcher.stop()
-            shutil.rmtree(root, ignore_errors=True)
-            counted.unlink(missing_ok=True)
+            pool = self._worker_pool(gpu)
+            result = pool.run([job])[0]
+        except (JailUnavailable, RuntimeError) as exc:
+            return [SnippetOutcome(refused=f"not run: the sandbox could not start: {exc}")]
         duration = time.monotonic() - started
         if result.failure is not None:
             failed = SnippetOutcome(
@@ -216,34 +198,73 @@ class Sandbox:
             )
             return [failed]
         report = dict(result.result)
+        jail = pool.jail_measures
         report["measures"] = {
+            **facts_measures(pool.facts, jail),
             **report.get("measures", {}),
-            "memory": "RLIMIT_DATA (CUDA: shared mappings not counted)"
+            "memory": f"RLIMIT_DATA {self.limits.memory_bytes} (CUDA: shared mappings not counted)"
             if gpu
-            else "RLIMIT_AS (address space)",
+            else f"RLIMIT_AS {self.limits.memory_bytes} (address space)",
         }
         return _outcomes(report, duration)[: len(programs)]
 
     def call(self, handler: str, args: dict[str, Any], timeout_s: float = 60.0) -> Any:
-        """Run ``handler(args)`` (``module:function``) in a child of the fork server, without
-        confinement: for code of ours that needs torch, never for an article's code. Raises
-        ``RuntimeError`` when it fails."""
-        result = self._worker_pool().run(
-            [WorkerJob(handler=handler, args=args, timeout_s=timeout_s)]
-        )
+        """Run ``handler(args)`` (``module:function``) in a child of the jail's fork server:
+        for code of ours that needs torch, never for an article's code (it is not confined by
+        the session's limits). Raises ``RuntimeError`` when it fails."""
+        try:
+            result = self._worker_pool(False).run(
+                [WorkerJob(handler=handler, args=args, timeout_s=timeout_s)]
+            )
+        except JailUnavailable as exc:
+            raise RuntimeError(str(exc)) from exc
         if result[0].failure is not None:
             raise RuntimeError(result[0].failure)
         return result[0].result
 
-    def _worker_pool(self) -> Pool:
-        if self._pool is None:
-            self._pool = Pool(preload=["checker.scan.sandbox_child"], size=1)
-        return self._pool
+    def _worker_pool(self, gpu: bool) -> _JailedPool:
+        pool = self._pools.get(gpu)
+        if pool is None:
+            limits = JailLimits(
+                memory_bytes=self.limits.memory_bytes,
+                disk_bytes=self.limits.disk_bytes,
+                tasks=self.limits.processes,
+                gpu=gpu,
+            )
+            pool = self._pools[gpu] = _JailedPool(["checker.scan.sandbox_child"], limits)
+        return pool  # type: ignore[return-value]
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.close()
-            self._pool = None
+        for pool in self._pools.values():
+            pool.close()
+        self._pools.clear()
+
+
+class _JailedPool(Pool):
+    """A pool whose every fork server runs in a jail of its own, made with ``limits``."""
+
+    def __init__(self, preload: list[str], limits: JailLimits) -> None:
+        super().__init__(preload, size=1, jail=self._make)
+        self.limits = limits
+        self.jail_measures: dict[str, Any] = {}
+
+    def _make(self) -> Jail:
+        jail = Jail.make(self.limits, [sys.executable, "-m", "checker.zygote"])
+        self.jail_measures = dict(jail.measures)
+        return jail
+
+
+def _program_args(p: SandboxProgram) -> dict[str, Any]:
+    return {
+        "source": p.source,
+        "mode": p.mode,
+        "watch": {str(k): v for k, v in p.watch.items()},
+        "customary": [list(pair) for pair in p.customary],
+        "raises": sorted(p.raises),
+        "resume": None
+        if p.resume is None
+        else {"statement": p.resume[0], "source": p.resume[1], "error": p.resume[2]},
+    }
 
 
 def _shifted(outcome: SnippetOutcome, done: int) -> SnippetOutcome:
@@ -271,32 +292,6 @@ def _offset(progress: Callable[[int], None] | None, done: int) -> Callable[[int]
     if progress is None:
         return None
     return lambda count: progress(done + count)
-
-
-class _ProgressWatcher:
-    """Reads the count of programs that ran (written by the session as they report) and
-    passes each new count to ``callback``, from a thread, until stopped."""
-
-    def __init__(self, path: Path, callback: Callable[[int], None]) -> None:
-        self.path, self.callback = path, callback
-        self._stopped = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-        self._thread.start()
-
-    def _watch(self) -> None:
-        seen = 0
-        while not self._stopped.wait(0.2):
-            try:
-                count = int(self.path.read_text() or 0)
-            except (OSError, ValueError):
-                continue
-            if count > seen:
-                seen = count
-                self.callback(count)
-
-    def stop(self) -> None:
-        self._stopped.set()
-        self._thread.join()
 
 
 def _error(report: dict[str, Any]) -> Error:
@@ -331,6 +326,7 @@ def _outcomes(report: dict[str, Any], duration: float) -> list[SnippetOutcome]:
     stopped = report.get("stopped")
     if stopped is not None:
         ran = sum(o.seconds for o in found)
+        interfered = stopped.get("interfered")
         found.append(
             SnippetOutcome(
                 signal=stopped.get("signal"),
@@ -338,6 +334,10 @@ def _outcomes(report: dict[str, Any], duration: float) -> list[SnippetOutcome]:
                 measures=measures,
                 duration_s=duration,
                 seconds=max(0.0, duration - ran),
+                refused="not judged: the snippet wrote into the sandbox's report channel "
+                f"({interfered})"
+                if interfered
+                else None,
             )
         )
     return found

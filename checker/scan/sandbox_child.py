@@ -1,26 +1,24 @@
-"""The sandbox's job handler: runs one snippet, confined, in a process forked from the zygote.
+"""The sandbox's job handler: runs an article's snippets in a process of the jail.
 
-The zygote (:mod:`checker.zygote`) preloads this module, so ``import torch`` is paid once per
-zygote; it was started with a scrubbed environment (:data:`checker.pool.ENVIRONMENT_KEPT`).
-For each article the zygote forks a child that calls :func:`run_session`, which
+The jail (:mod:`checker.scan.jail`: bubblewrap, seccomp, a control group, the uid ``nobody``)
+was made for the scan, and its fork server (:mod:`checker.zygote`) imported torch once. For
+each session (an article's snippets, in order) the fork server forks a child that calls
+:func:`run_session`, the session's *monitor*, which
 
-1. enters a new PID namespace where it may (the snippet's processes die with it), and a
-   mount namespace of its own: one size-limited tmpfs on the throw-away folder is the only
-   writable place (the working folder, the output, ``/dev/shm``), the host's Unix sockets
-   bound to paths and ``/run`` are covered, and closed folders around the Python
-   installation (``/root`` for pyenv) are covered by a tmpfs that binds back only the
-   installation; then a network namespace (no network);
-2. forks the process that runs the snippet, which: moves into the throw-away directory,
-   scrubs its environment, sets resource limits (CPU time, file size, open files, processes),
-   applies Landlock (read only the Python installation, torch, system folders and a few
-   files of ``/etc``; write only the throw-away directory; no TCP; no abstract Unix socket or
-   signal outside), becomes ``nobody``, and runs the article's snippets in order in one
-   namespace, statement by statement, its output going to a file of capped size, and reports
-   after each snippet; after a statement raises, the snippet's statements that do not depend
-   on it run silently, within a share of the time limit (:mod:`checker.scan.taint`);
-3. waits for it with a wall-clock deadline per snippet, kills it on expiry, and returns what
-   each snippet printed (per statement), how it ended, which measures were active and which
-   were missing, with the reason (:func:`missing_measures`).
+1. makes the session's folder in the jail's tmpfs (its working folder and the file that
+   takes the snippets' output), and makes itself undumpable (the snippet's process, of the
+   same uid, cannot read or write its memory);
+2. forks the *executor*, which keeps only descriptors 0, 1, 2 and its own report pipe, moves
+   into the working folder, scrubs its environment, sets resource limits (CPU time, file
+   size, open files, processes, address space), reports them, and only then runs the
+   article's snippets in order in one namespace, statement by statement, reporting after
+   each snippet; after a statement raises, the snippet's statements that do not depend on
+   it run silently, within a share of the time limit (:mod:`checker.scan.taint`);
+3. waits for it with a wall-clock deadline per snippet, kills it on expiry, checks every
+   report (a snippet can write into the executor's pipe: a report out of order or out of
+   shape ends the session as *interfered*), cuts each statement's output from the output
+   file itself, and at the end kills every process the session left in the jail and
+   removes its folder.
 """
 
 from __future__ import annotations
@@ -29,7 +27,6 @@ import ast
 import builtins
 import contextlib
 import errno
-import glob
 import io
 import json
 import linecache
@@ -37,19 +34,19 @@ import os
 import re
 import resource
 import select
+import shutil
 import signal
-import site
 import socket
 import struct
 import sys
-import sysconfig
 import tempfile
 import time
 import traceback
 from typing import Any
 
-import torch  # paid once per zygote, never per snippet
+import torch  # noqa: F401  paid once per fork server, never per snippet
 
+from checker import zygote
 from checker.scan import confine
 from checker.scan.taint import SALVAGE_SHARE, Taint, salvage
 
@@ -61,8 +58,10 @@ _NETWORK = {
     errno.EAFNOSUPPORT,
     errno.ENETDOWN,
     errno.EHOSTUNREACH,
-    errno.ECONNREFUSED,  # a Unix socket the sandbox covered
+    errno.ECONNREFUSED,
 }
+#: Largest report an executor may send about one program.
+REPORT_BYTES = 4 * 1024 * 1024
 
 
 def run_session(args: dict[str, Any]) -> dict[str, Any]:
@@ -71,131 +70,122 @@ def run_session(args: dict[str, Any]) -> dict[str, Any]:
     ``args``: ``programs`` (each ``source``, ``mode``: exec; single: echo every expression;
     last: echo the last statement's value, as a notebook does; ``watch``: statement index ->
     ``"expr"`` or a name whose value to report; ``customary``: ``[name, import line]`` pairs
-    imported when the snippet uses the name and nothing defined it), ``root`` (throw-away
-    folder holding ``work/``), ``timeout_s`` (per program), ``output_bytes``, ``file_bytes``,
-    ``processes``, ``open_files``, ``gpu`` (the snippets may use CUDA).
+    imported when the snippet uses the name and nothing defined it), ``timeout_s`` (per
+    program), ``output_bytes``, ``file_bytes``, ``processes``, ``open_files``,
+    ``address_space`` or ``data_limit`` (bytes a snippet may add), ``gpu``.
 
     Returns ``programs`` (one report per program that ran: ``outputs`` per top-level
     statement, ``error``, ``values``, ``supplied``), ``stopped`` (the program that the deadline
-    or a signal ended, if any: ``index``, ``timed_out``, ``signal``) and ``measures``."""
-    measures: dict[str, Any] = {}
-    # The CUDA driver fails to start in a new PID namespace; a GPU snippet relies on the
-    # process limit instead (enforced: the snippet runs as nobody, or without capabilities).
-    gpu = bool(args.get("gpu"))
-    measures["pid-namespace"] = not gpu and confine.unshare(confine.CLONE_NEWPID)
-    root = str(args["root"])
-    work = os.path.join(root, "work")
-    out_path = os.path.join(root, "stdout")
-    shm = _private_filesystem(root, work, int(args.get("disk_bytes") or 0), measures)
-    measures["network-namespace"] = confine.unshare(confine.CLONE_NEWNET)
-    measures["shared-memory"] = shm and "private /dev/shm"
-    args = {**args, "shared_memory": shm}
-    if os.geteuid() == 0:  # it becomes nobody, or keeps uid 0 without the right to override
-        os.chown(work, confine.NOBODY, confine.NOBODY)
-        os.chmod(work, 0o777)  # the folder around it can be passed through, not listed
+    or a signal ended, if any: ``index``, ``timed_out``, ``signal``; ``interfered`` when a
+    report was forged) and ``measures`` (the limits the executor set before any snippet ran)."""
+    confine.not_dumpable()
+    folder = tempfile.mkdtemp(prefix="session-", dir=confine.jail_tmp())
+    work = os.path.join(folder, "work")
+    os.mkdir(work)
+    out_path = os.path.join(folder, "stdout")
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
-        os.close(read_fd)
         code = 0
         try:
+            confine.close_all_but((0, 2, write_fd))
             _child(args, work, out_path, write_fd)
         except BaseException:
             code = 70
         finally:
             os._exit(code)
     os.close(write_fd)
-    progress = str(args["progress"])  # outside the session's tmpfs: the parent reads it
-    frames, stopped = _wait(pid, read_fd, float(args["timeout_s"]), progress)
-    data = _read_capped(out_path, int(args["output_bytes"]))
-    programs = []
-    for frame in frames:
-        if "measures" in frame:
-            measures |= frame["measures"]
-        elif "index" in frame:
-            offsets = frame.pop("offsets", [])
-            frame["outputs"] = [_text(data[a:b]) for a, b in offsets]
-            programs.append(frame)
-    measures["missing"] = "; ".join(missing_measures(measures)) or "none"
-    return {"measures": measures, "programs": programs, "stopped": stopped}
+    try:
+        session = _Session([str(p["source"]) for p in args["programs"]])
+        stopped = _wait(pid, read_fd, float(args["timeout_s"]), session)
+        data = _read_capped(out_path, int(args["output_bytes"]))
+        programs = [session.cut(frame, data) for frame in session.frames]
+    finally:
+        os.close(read_fd)
+        confine.end_other_processes()
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"measures": session.measures, "programs": programs, "stopped": stopped}
 
 
-def _private_filesystem(root: str, work: str, disk: int, measures: dict[str, Any]) -> bool:
-    """In a mount namespace of the session's own: one tmpfs of ``disk`` bytes on ``root``
-    as the only writable place (the working folder, its temporary files, the output and
-    ``/dev/shm``, which multiprocessing's semaphores need), the host's Unix sockets and
-    ``/run`` covered, closed folders around the Python installation covered. Whether
-    ``/dev/shm`` is private."""
-    if not confine.private_mounts():
-        measures["disk-bytes"] = False
-        measures["unix-sockets"] = "reachable (no mount namespace)"
-        return False
-    measures["disk-bytes"] = bool(disk) and confine.tmpfs(root, disk, 0o711) and disk
-    os.makedirs(work, exist_ok=True)
-    shared = os.path.join(root, "shm")
-    os.makedirs(shared, exist_ok=True)
-    os.chmod(shared, 0o1777)
-    shm = os.path.isdir("/dev/shm") and confine.bind(shared, "/dev/shm")
-    hidden = confine.hide_unix_sockets(root)
-    measures["unix-sockets"] = f"{hidden} path sockets and /run hidden"
-    # the throw-away folder too: TMPDIR may lie in a closed folder
-    covered = confine.make_reachable(readable_paths(), writable=(root,))
-    measures["closed-folders-covered"] = ", ".join(covered) or "none"
-    return shm
+class _Session:
+    """The reports of one executor, checked as they come: the first states the limits set
+    before any snippet ran; then one per program, in order, with the offsets of each
+    statement's output in increasing order, each followed by at most one ``salvaged``."""
+
+    def __init__(self, sources: list[str]) -> None:
+        self.sources = sources
+        self.frames: list[dict[str, Any]] = []
+        self.measures: dict[str, Any] = {}
+        self.expected = "measures"
+        self.end = 0
+
+    def accept(self, frame: Any) -> str:  # noqa: PLR0911  one return per finding
+        """``ok``, ``done`` or what was wrong with ``frame``."""
+        if not isinstance(frame, dict):
+            return "a report that is not an object"
+        if self.expected == "measures":
+            if set(frame) != {"measures"} or not isinstance(frame["measures"], dict):
+                return "the first report does not state the limits"
+            self.measures = {str(k): v for k, v in frame["measures"].items()}
+            self.expected = "program"
+            return "ok"
+        if frame == {"done": True}:
+            return "done" if len(self.frames) == len(self.sources) else "done too early"
+        if frame == {"salvaged": len(self.frames) - 1} and self.expected == "salvaged":
+            self.expected = "program"
+            return "ok"
+        if frame.get("index") != len(self.frames) or len(self.frames) >= len(self.sources):
+            return f"a report for program {frame.get('index')!r} out of order"
+        problem = self._shape(frame)
+        if problem:
+            return problem
+        self.frames.append(frame)
+        self.expected = "salvaged"
+        return "ok"
+
+    def _shape(self, frame: dict[str, Any]) -> str:
+        offsets = frame.get("offsets")
+        if not isinstance(offsets, list) or not all(
+            isinstance(o, list) and len(o) == 2 and all(isinstance(v, int) for v in o)
+            for o in offsets
+        ):
+            return "a report whose output offsets are not pairs of integers"
+        for start, end in offsets:
+            if not self.end <= start <= end:
+                return "a report whose output offsets go back"
+            self.end = end
+        for key in ("supplied",):
+            if not all(isinstance(v, str) for v in frame.get(key) or []):
+                return f"a report whose {key} is not text"
+        if not all(isinstance(v, str) for v in (frame.get("values") or {}).values()):
+            return "a report whose values are not text"
+        return ""
+
+    def cut(self, frame: dict[str, Any], data: bytes) -> dict[str, Any]:
+        """The program's report with each statement's output cut from the output file."""
+        found = dict(frame)
+        found["outputs"] = [_text(data[a:b]) for a, b in found.pop("offsets", [])]
+        return found
 
 
-def missing_measures(measures: dict[str, Any]) -> list[str]:
-    """What the sandbox could not do here, each with its reason and what it leaves open."""
-    missing = []
-    if not measures.get("pid-namespace"):
-        missing.append(
-            "no PID namespace (a GPU session, or no CAP_SYS_ADMIN): the snippet sees the "
-            "host's processes"
-        )
-    if not measures.get("network-namespace"):
-        missing.append("no network namespace (no CAP_SYS_ADMIN): only Landlock 4+ refuses TCP")
-    if not measures.get("disk-bytes"):
-        missing.append(
-            "no mount namespace (not root, or no CAP_SYS_ADMIN): disk is bounded per file "
-            "only, Unix sockets bound to paths stay reachable, /dev/shm is the host's"
-        )
-    abi = int(measures.get("landlock-abi") or 0)
-    if abi == 0:
-        missing.append(
-            "no Landlock (the kernel lacks it): files are guarded by the uid's permissions only"
-        )
-    elif abi < 4:
-        missing.append(f"Landlock ABI {abi} < 4: TCP is refused by the network namespace only")
-    elif abi < 6:
-        missing.append(f"Landlock ABI {abi} < 6: abstract Unix sockets outside are reachable")
-    if os.getuid() == 0 and measures.get("privileges") != "nobody":
-        missing.append(
-            f"the snippet is not nobody ({measures.get('privileges')}): it may change the "
-            "metadata of files its uid owns"
-        )
-    return missing
-
-
-def _wait(
-    pid: int, fd: int, timeout: float, progress: str
-) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """The frames the child sent, and how it was stopped (``None`` if it finished). Each
-    program has ``timeout`` seconds from the previous frame. The count of programs that
-    reported is written to ``progress`` as they report (the parent may show it)."""
-    frames: list[dict[str, Any]] = []
+def _wait(pid: int, fd: int, timeout: float, session: _Session) -> dict[str, Any] | None:
+    """How the executor was stopped (``None`` if it finished). Each program has ``timeout``
+    seconds from the previous report. The count of programs that reported is sent to the
+    parent as they report (:func:`checker.zygote.progress`)."""
     deadline = time.monotonic() + timeout
     buffer = b""
 
-    def current() -> int:
-        return sum("index" in f for f in frames)
+    def stop(**how: Any) -> dict[str, Any]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        name = signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else None
+        return {"index": len(session.frames), "timed_out": False, "signal": name, **how}
 
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return frames, {"index": current(), "timed_out": True, "signal": None}
+            return {**stop(), "timed_out": True, "signal": None}
         ready, _, _ = select.select([fd], [], [], min(remaining, 0.5))
         if not ready:
             continue
@@ -203,24 +193,27 @@ def _wait(
         buffer += chunk
         while len(buffer) >= _LENGTH.size:
             (size,) = _LENGTH.unpack(buffer[: _LENGTH.size])
+            if size > REPORT_BYTES:
+                return stop(interfered="a report larger than any the sandbox writes")
             if len(buffer) < _LENGTH.size + size:
                 break
-            frame = json.loads(buffer[_LENGTH.size : _LENGTH.size + size])
+            raw = buffer[_LENGTH.size : _LENGTH.size + size]
             buffer = buffer[_LENGTH.size + size :]
-            if frame.get("done"):
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)  # the namespace's other processes die too
-                os.waitpid(pid, 0)
-                return frames, None
-            frames.append(frame)
+            try:
+                frame = json.loads(raw)
+            except ValueError:
+                return stop(interfered="a report that is not JSON")
+            verdict = session.accept(frame)
+            if verdict == "done":
+                stop()
+                return None
+            if verdict != "ok":
+                return stop(interfered=verdict)
             deadline = time.monotonic() + timeout
             if "index" in frame:
-                with contextlib.suppress(OSError), open(progress, "w") as handle:
-                    handle.write(str(current()))
+                zygote.progress({"ran": len(session.frames)})
         if not chunk:
-            _, status = os.waitpid(pid, 0)
-            name = signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else None
-            return frames, {"index": current(), "timed_out": False, "signal": name}
+            return stop()
 
 
 def _read_capped(path: str, cap: int) -> bytes:
@@ -240,14 +233,17 @@ def _text(data: bytes) -> str:
 
 def _child(args: dict[str, Any], work: str, out_path: str, result_fd: int) -> None:
     me = os.getpid()
-    out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.dup2(out, 1)
-    os.close(out)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
+    for fd, path, flags in (
+        (1, out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+        (0, os.devnull, os.O_RDONLY),
+    ):
+        opened = os.open(path, flags, 0o600)
+        if opened != fd:
+            os.dup2(opened, fd)
+            os.close(opened)
     os.chdir(work)
     _scrub_environment(work)
-    measures = _confine(args, work)
+    measures = _confine(args)
     sys.stdout = io.TextIOWrapper(
         os.fdopen(1, "wb", buffering=0, closefd=False), encoding="utf-8", errors="replace"
     )
@@ -283,13 +279,15 @@ def _send(fd: int, message: dict[str, Any]) -> None:
 def _scrub_environment(work: str) -> None:
     os.environ.clear()
     os.environ.update({"PATH": "/usr/bin:/bin", "HOME": work, "TMPDIR": work, "LANG": "C.UTF-8"})
-    tempfile.tempdir = None  # the zygote's choice is cached: make tempfile read TMPDIR again
+    tempfile.tempdir = None  # the fork server's choice is cached: make tempfile read TMPDIR
 
 
-def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
+def _confine(args: dict[str, Any]) -> dict[str, Any]:
+    """Set the executor's resource limits; what was set (reported before any snippet runs)."""
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing past the limit fails with EFBIG
     programs = max(1, len(args.get("programs", ())))
     cpu = int(float(args["timeout_s"]) * programs * (1 + SALVAGE_SHARE)) + 1
+    processes = int(args["processes"])
     measures: dict[str, Any] = {
         "cpu-seconds": confine.limit(resource.RLIMIT_CPU, cpu) and cpu,
         "file-bytes": confine.limit(resource.RLIMIT_FSIZE, int(args["file_bytes"]))
@@ -297,67 +295,10 @@ def _confine(args: dict[str, Any], work: str) -> dict[str, Any]:
         "open-files": confine.limit(resource.RLIMIT_NOFILE, int(args["open_files"]))
         and int(args["open_files"]),
         "core-dumps": confine.limit(resource.RLIMIT_CORE, 0),
+        "processes": confine.limit(resource.RLIMIT_NPROC, processes + confine.processes_of_user())
+        and processes,
     }
-    readable = readable_paths()
-    # A snippet may use the GPU: CUDA opens its device nodes read-write and drives them with
-    # ioctls. They give access to the GPU only, nothing on disk.
-    writable, files = [work], [os.devnull]
-    if args.get("shared_memory"):
-        writable.append("/dev/shm")
-    if args.get("gpu"):  # the driver also writes to its own process's /proc entries
-        writable.append(os.path.realpath("/proc/self"))
-        files += [p for p in sorted(glob.glob("/dev/nvidia*")) if not os.path.isdir(p)]
-    system_files = [p for p in SYSTEM_FILES if os.path.isfile(p)]
-    measures["landlock-abi"] = confine.landlock([*readable, *system_files], writable, files)
-    measures["privileges"] = confine.drop_privileges(readable) or "unchanged"
-    processes = int(args["processes"])
-    total = processes + confine.processes_of_user()
-    # a real uid 0 (or CAP_SYS_RESOURCE/CAP_SYS_ADMIN) is exempt from RLIMIT_NPROC
-    capable = os.geteuid() == 0 and measures["privileges"] != "no-capabilities"
-    enforced = os.getuid() != 0 and not capable
-    measures["processes"] = enforced and confine.limit(resource.RLIMIT_NPROC, total) and processes
-    measures["dies-with-parent"] = confine.die_with_parent()
     return measures
-
-
-#: Folders a snippet may read besides the Python installation: programs and libraries, and
-#: the kernel's views of processes, devices and the hardware (no files of the host's users).
-SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/proc", "/sys", "/dev")
-#: Single files of ``/etc`` a snippet may read: the dynamic linker's cache, users and groups
-#: by name (not their passwords), time zone, locale and name-service settings.
-SYSTEM_FILES = tuple(
-    f"/etc/{name}"
-    for name in (
-        "ld.so.cache",
-        "ld.so.conf",
-        "localtime",
-        "passwd",
-        "group",
-        "nsswitch.conf",
-        "host.conf",
-        "hosts",
-        "locale.alias",
-        "mime.types",
-    )
-)
-
-
-def readable_paths() -> list[str]:
-    """What a snippet may read: the Python installation (the interpreter's prefixes, its
-    standard library and site-packages, torch's folder) and :data:`SYSTEM_DIRS`. Never the
-    working folder of the scan, though it is ``sys.path[0]``, nor another ``sys.path`` entry
-    outside the installation (``PYTHONPATH``)."""
-    paths = sysconfig.get_paths()
-    installation = {
-        sys.prefix,
-        sys.base_prefix,
-        sys.exec_prefix,
-        sys.base_exec_prefix,
-        *(paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths),
-        *site.getsitepackages(),
-        os.path.dirname(os.path.dirname(torch.__file__)),
-    }
-    return sorted(p for p in {*installation, *SYSTEM_DIRS} if p and os.path.isdir(p))
 
 
 def _execute(
@@ -531,6 +472,8 @@ def _cause(exc: BaseException) -> str:  # noqa: PLR0911  one cause per return
         return "memory"
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return "disk"
+    if isinstance(exc, FileNotFoundError):
+        return "file"  # the article's own data, or a path (or socket) of its author's machine
     if isinstance(exc, socket.gaierror):
         return "network"
     if isinstance(exc, OSError):
@@ -540,8 +483,10 @@ def _cause(exc: BaseException) -> str:  # noqa: PLR0911  one cause per return
             return "processes"
         if exc.errno in _NETWORK:
             return "network"
+        if exc.errno in _DENIED and exc.filename is None:
+            return "network" if _from_socket(exc) else "refused"
         if exc.errno in _DENIED:
-            return "network" if exc.filename is None and _from_socket(exc) else "denied"
+            return "denied"
     return ""
 
 

@@ -371,6 +371,8 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
             None,
             f"{EXCEEDED}time limit ({context.timeout_s:g} s per snippet; raise it with --timeout)",
         )
+    if outcome.refused is not None:
+        return FindingVerdict.UNVERIFIED, None, outcome.refused
     if outcome.failure is not None:
         return FindingVerdict.UNVERIFIED, None, f"the sandbox failed: {outcome.failure}"
     if outcome.signal in ("SIGKILL", "SIGXCPU"):
@@ -402,6 +404,18 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
                 FindingVerdict.UNVERIFIED,
                 line,
                 f"needs the network, which the sandbox refuses ({text}, line {line})",
+            )
+        if error.cause == "file":
+            return (
+                FindingVerdict.UNVERIFIED,
+                line,
+                f"needs a file the article does not provide ({text}, line {line})",
+            )
+        if error.cause == "refused":
+            return (
+                FindingVerdict.UNVERIFIED,
+                line,
+                f"needs a system call the sandbox refuses ({text}, line {line})",
             )
         if error.cause:
             return (

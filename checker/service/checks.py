@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from checker import registry as registry_mod
-from checker.scan.sandbox import Sandbox, SnippetLimits
+from checker.scan.sandbox import SnippetLimits
 from checker.service.config import ServiceConfig
 from checker.service.preview import PreviewFailed, build_preview
 from checker.service.store import ServiceJob
@@ -38,13 +38,6 @@ class CheckFailed(Exception):
 @functools.cache
 def _registry() -> registry_mod.Registry:
     return registry_mod.load()
-
-
-@functools.cache
-def _sandbox(limits: SnippetLimits) -> Sandbox:
-    """The worker process's sandbox, started on its first scan and kept: its fork server
-    imported torch once (each article still runs in a fresh confined child)."""
-    return Sandbox(limits)
 
 
 def run(job: ServiceJob, config: ServiceConfig, progress: Progress) -> dict[str, Any]:
@@ -106,8 +99,7 @@ def scan_article(
     )
     options = ScanOptions(
         lang=job.lang,
-        limits=limits,
-        sandbox=_sandbox(limits),
+        limits=limits,  # the scan makes a jail of its own for this job, and removes it
         run_code=job.run_code,
         project_root=config.root,
         base_url=DOCS_URL,
