@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 
 from checker.report.github import annotation
-from checker.report.plain_text import plain, plain_document
+from checker.report.plain_text import plain, plain_document, plain_line
 from checker.scan.findings import FAILING, FindingVerdict, ScanResult
 
 _MARK = {
@@ -30,17 +30,17 @@ def render_text(result: ScanResult) -> str:
     for f in result.findings:
         if f.path != current:
             current = f.path
-            lines.append(f"{f.path} ({f.lang})")
+            lines.append(f"{plain_line(f.path)} ({f.lang})")
         label = f"{f.kind} {f.verdict.value}" + (" (repaired)" if f.repaired else "")
         lines.append(
             f"  {_MARK[f.verdict]} line {f.line}: {label}" + (f" [{f.claim}]" if f.claim else "")
         )
-        lines.append(f"      {f.quote[:200]}")
-        lines.append(f"      evidence: {f.evidence}")
+        lines.append(f"      {plain_line(f.quote[:200])}")
+        lines.append(f"      evidence: {plain_line(f.evidence)}")
         if f.link:
             lines.append(f"      see: {f.link}")
     for error in result.errors:
-        lines.append(f"{error.path}:{error.line}: error: {error.message}")
+        lines.append(f"{plain_line(error.path)}:{error.line}: error: {plain_line(error.message)}")
     counts = result.summary()
     lines.append(
         "scan: "
@@ -50,7 +50,9 @@ def render_text(result: ScanResult) -> str:
     if result.absent:
         lines.append("absent: " + "; ".join(f"{d}: {r}" for d, r in result.absent.items()))
     if result.sandbox:
-        lines.append("sandbox: " + ", ".join(f"{k}={v}" for k, v in result.sandbox.items()))
+        lines.append(
+            "sandbox: " + ", ".join(f"{k}={plain_line(str(v))}" for k, v in result.sandbox.items())
+        )
     return plain("\n".join(lines) + "\n")
 
 
