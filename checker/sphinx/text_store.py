@@ -17,8 +17,10 @@ file per kind of result and language:
   only if it learned something, through a temporary file renamed into place, so builds side by
   side never see half a file (the last one to finish keeps its results).
 
-The store holds pickles: it is as trusted as the project folder it lives in, like ``.mo``
-files and doctrees. ``tests/test_build_speed_identity.py`` builds with an empty store and
+The store holds pickles of data only: they are read back by an unpickler that builds nothing
+but Python's own containers and the classes in :data:`DATA_CLASSES`, so a file placed there
+(by a snippet, a careless tool, a hostile pull request) cannot run code; one that names
+anything else counts as empty. ``tests/test_build_speed_identity.py`` builds with an empty store and
 again with a full one and compares every page and the search index byte for byte.
 """
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import os
 import pickle
 from pathlib import Path
@@ -34,6 +37,21 @@ from typing import Any
 from sphinx.application import Sphinx
 
 from checker.cache import Cache
+
+#: The only classes a stored file may name (module, name): plain frozen dataclasses.
+DATA_CLASSES = frozenset({("checker.text.po_entries", "Entry")})
+
+
+class _DataUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in DATA_CLASSES:
+            raise pickle.UnpicklingError(f"{module}.{name} is not stored data")
+        return super().find_class(module, name)
+
+
+def load_data(raw: bytes) -> Any:
+    """Unpickle ``raw``, refusing every class but :data:`DATA_CLASSES`."""
+    return _DataUnpickler(io.BytesIO(raw)).load()
 
 
 def setup_text_store(app: Sphinx) -> None:
@@ -59,7 +77,7 @@ class TextStore:
         if self.path is None:
             return {}
         try:
-            stored = pickle.loads(self.path.read_bytes())
+            stored = load_data(self.path.read_bytes())
         except Exception:  # missing, damaged or written by other code: start empty
             return {}
         if not isinstance(stored, dict) or stored.get("version") != self.version:
