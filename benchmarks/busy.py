@@ -7,20 +7,22 @@ fresh clone with nothing cached, and every claim verified.
    process's priority), started before the build and stopped after the last step: another
    job that holds every core;
 3. the slowdown the harness measures under that load (:func:`checker.speed.slowdown`);
-4. the site in each language asked for, built as ``nox -s docs`` builds it (``-W
-   --keep-going``: a warning fails it), each with an empty probe cache, so every probe runs
-   under the load;
+4. the main command's steps in the clone: the site in every language, built side by side as
+   ``nox -s docs`` builds it (``-W --keep-going``: a warning fails it) with an empty probe
+   cache, so every probe runs under the load; every snippet of the docs on the CPU, as
+   ``nox -s doctest`` runs them;
 5. ``python -m checker verify --device cpu --format json`` in the clone: how many claims
    were confirmed, contradicted, broken or not run, and the reason of each not run on the
    CPU.
 
-It passes when every build exits 0 and no claim is contradicted or broken: a probe that
+It passes when every build exits 0 without a warning, every snippet passes, and no claim is
+contradicted or broken: a probe that
 cannot finish on the loaded machine is not run, saying why, and the pages say "not
 measured" where its values would be. The environment is this Python's (the clone is
 imported through ``PYTHONPATH``, as the installed project is the working tree); the
 figures go to ``_build/bench/busy.json``.
 
-Usage: ``python benchmarks/busy.py [--langs en ja ko] [--loops N]``.
+Usage: ``python benchmarks/busy.py [--langs en ja ko] [--loops N] [--no-doctest]``.
 """
 
 from __future__ import annotations
@@ -66,33 +68,60 @@ def fresh_clone(target: Path) -> Path:
     return target
 
 
-def build(clone: Path, lang: str, env: dict[str, str]) -> dict[str, object]:
-    out = clone / "_build" / "html" / lang
+def build(clone: Path, langs: list[str], env: dict[str, str]) -> list[dict[str, object]]:
+    """The site in ``langs``, as ``nox -s docs`` builds it: side by side, one process that
+    forks a build per language (the first runs the probes, the others read the cache)."""
+    summary = clone / "_build" / "summary"
+    summary.mkdir(parents=True, exist_ok=True)
     command = [
         sys.executable,
         "-m",
-        "sphinx",
+        "checker.sphinx.side_by_side",
+        "--log",
+        str(summary / "build-{lang}.log"),
+        *langs,
+        "--",
         "-b",
         "html",
         "-c",
         str(clone),
         "-D",
-        f"language={lang}",
+        "language={lang}",
+        "-d",
+        str(clone / "_build" / "doctrees" / "{lang}"),
         "-W",
         "--keep-going",
         "-q",
-        "-d",
-        str(clone / "_build" / "doctrees" / lang),
+        "-w",
+        str(summary / "warnings-{lang}.txt"),
         str(clone / "docs"),
-        str(out),
+        str(clone / "_build" / "html" / "{lang}"),
     ]
     start = time.perf_counter()
     done = subprocess.run(command, check=False, cwd=clone, env=env, capture_output=True, text=True)
+    seconds = round(time.perf_counter() - start, 1)
+    codes = json.loads(done.stdout.strip().splitlines()[-1])
+    found = []
+    for lang in langs:
+        warnings = summary / f"warnings-{lang}.txt"
+        lines = warnings.read_text(encoding="utf-8").splitlines() if warnings.exists() else []
+        found.append(
+            {"lang": lang, "exit": codes.get(lang, 1), "seconds": seconds, "warnings": lines}
+        )
+    return found
+
+
+def doctest(clone: Path, env: dict[str, str]) -> dict[str, object]:
+    """Every snippet of the docs on the CPU, as ``nox -s doctest`` runs them."""
+    command = [sys.executable, "-m", "pytest", "-p", "checker.doctest.plugin"]
+    command += ["-p", "no:cacheprovider", "-q", "--rootdir", str(clone), "-c", os.devnull]
+    command += ["--continue-on-collection-errors", "--doc-device", "cpu", str(clone / "docs")]
+    start = time.perf_counter()
+    done = subprocess.run(command, check=False, cwd=clone, env=env, capture_output=True, text=True)
     return {
-        "lang": lang,
         "exit": done.returncode,
         "seconds": round(time.perf_counter() - start, 1),
-        "warnings": [line for line in done.stderr.splitlines() if "WARNING" in line],
+        "last_line": (done.stdout.strip().splitlines() or [""])[-1],
     }
 
 
@@ -115,7 +144,8 @@ def verify(clone: Path, env: dict[str, str]) -> dict[str, object]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--langs", nargs="+", default=["en"], help="languages to build")
+    parser.add_argument("--langs", nargs="+", default=["en", "ja", "ko"], help="languages to build")
+    parser.add_argument("--no-doctest", action="store_true", help="skip the docs' snippets")
     parser.add_argument(
         "--loops", type=int, default=os.cpu_count() or 1, help="busy loops (default: one a core)"
     )
@@ -132,15 +162,14 @@ def main(argv: list[str] | None = None) -> int:
         with busy_cores(args.loops):
             time.sleep(1.0)  # the loops are running
             slowdown = speed.slowdown()
-            builds = []
-            for lang in args.langs:
-                env["CHECKER_CACHE_DIR"] = str(clone / f".checker-cache-{lang}")  # all run
-                builds.append(build(clone, lang, env))
+            builds = build(clone, args.langs, env)
+            snippets = None if args.no_doctest else doctest(clone, env)
             verified = verify(clone, env)
     statuses = verified["statuses"]
     assert isinstance(statuses, dict)
     passed = (
-        all(b["exit"] == 0 for b in builds)
+        all(b["exit"] == 0 and not b["warnings"] for b in builds)
+        and (snippets is None or snippets["exit"] == 0)
         and not statuses.get("contradicted")
         and not statuses.get("error")
     )
@@ -149,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         "loops": args.loops,
         "slowdown": round(slowdown, 2),
         "builds": builds,
+        "doctest": snippets,
         "verify": verified,
         "passed": passed,
     }
@@ -163,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         for warning in warnings:
             print(f"    {warning}")
+    if snippets is not None:
+        shown = f"exit {snippets['exit']} in {snippets['seconds']} s: {snippets['last_line']}"
+        print(f"  doctest (cpu): {shown}")
     print(f"  verify: {statuses} in {verified['seconds']} s")
     not_run = verified["not_run_on_cpu"]
     assert isinstance(not_run, dict)

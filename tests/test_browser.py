@@ -241,6 +241,9 @@ def test_the_claims_page_filters_by_topic_device_and_outcome(
     # as the docs say on the CPU, and nothing against them or broken on this machine
     _, confirmed, _ = browser.execute_script(_FILTER, "", "cpu", "confirmed")
     assert len(confirmed) > total // 2
+    # on CUDA, as the docs say: the evidence recorded on a GPU counts as what it found
+    _, recorded, _ = browser.execute_script(_FILTER, "", "cuda", "confirmed")
+    assert recorded and all("cuda" in claims[claim].devices for claim, _ in recorded)
     for outcome in ("contradicted", "error"):
         assert browser.execute_script(_FILTER, "", "", outcome)[1] == []
     browser.execute_script(_FILTER, value, "", "")

@@ -7,7 +7,8 @@ with a table in the page's language: statement (as translated on its page), link
 docs expect, and a badge per device, a verdict not run with its reason under it. (A handler
 rather than a post-transform, because links between pages need the builder.) Each row names
 its topic and the status of each device's verdict in its classes
-(``checker-topic-t0``, ``checker-on-cpu-confirmed``), which every builder keeps.
+(``checker-topic-t0``, ``checker-on-cpu-confirmed``; a device's recorded evidence counts as
+what it found), which every builder keeps.
 
 For HTML only, a :class:`claims_filter_node` above the table is written by its visitor as a
 form with one list per facet, in the page's language; ``static/claims-filter.js`` (added to
@@ -174,11 +175,19 @@ def _table(app: Sphinx, fromdoc: str) -> tuple[nodes.table, list[tuple[str, str]
                 row.append("—")
             else:
                 row.append(_cell(verdict, lang))
-                classes.append(f"checker-on-{device}-{verdict.status.value}")
+                classes.append(f"checker-on-{device}-{_filtered_as(verdict).value}")
         rows.append(row)
         row_classes.append(classes)
     index = table(headers, rows, classes=["checker-claims-table"], row_classes=row_classes)
     return index, list(topics.values())
+
+
+def _filtered_as(verdict: Verdict) -> Status:
+    """The outcome the filter files a verdict under: a device absent from the build machine
+    whose recorded evidence is shown counts as what that evidence found."""
+    if verdict.status is Status.NOT_RUN and verdict.evidence is not None:
+        return Status.CONTRADICTED if verdict.recorded_contradiction else Status.CONFIRMED
+    return verdict.status
 
 
 def _cell(verdict: Verdict, lang: str) -> list[nodes.Node]:
