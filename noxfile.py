@@ -289,8 +289,10 @@ def bench(session: nox.Session) -> None:
     """Benchmarks, each printing ratios measured side by side in one run. Args: [NAME ...].
 
     Default: every benchmarks/*.py (build, corpus, harness, i18n, real_articles, scan, service;
-    figures in _build/bench/*.json) but identity.py, a proof between two commits run on its own."""
-    every = sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py") if p.stem != "identity")
+    figures in _build/bench/*.json) but identity.py, a proof between two commits run on its own,
+    and busy.py, which holds every core of the machine while it runs (`-- busy`)."""
+    own = ("identity", "busy")
+    every = sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py") if p.stem not in own)
     for name in session.posargs or every:
         python(session, ROOT / "benchmarks" / f"{name}.py")
 

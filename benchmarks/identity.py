@@ -127,7 +127,7 @@ def snapshot(
         shutil.rmtree(out)
     out.mkdir(parents=True)
     if cache_from is not None:
-        _transplant(cache_from, out / "cache", _hashes(checkout), every_probe)
+        _transplant(cache_from, out / "cache", _hashes(checkout), every_probe, _harness(checkout))
     env = {
         **os.environ,
         "CHECKER_CACHE_DIR": str(out / "cache"),
@@ -172,7 +172,17 @@ def _hashes(checkout: Path) -> dict[str, str]:
     return {claim: name_hash[1] for claim, name_hash in json.loads(done.stdout).items()}
 
 
-def _transplant(source: Path, cache: Path, hashes: dict[str, str], every_probe: bool) -> None:
+def _harness(checkout: Path) -> tuple[str, ...]:
+    """The harness part of ``checkout``'s cache keys (``checker.cache.HARNESS``), if it has one."""
+    found = re.search(
+        r'^HARNESS = "([^"]*)"', (checkout / "checker" / "cache.py").read_text("utf-8"), re.M
+    )
+    return (found[1],) if found else ()
+
+
+def _transplant(
+    source: Path, cache: Path, hashes: dict[str, str], every_probe: bool, harness: tuple[str, ...]
+) -> None:
     """Copy ``source``'s measured evidence into ``cache`` under the keys of another checkout
     whose probes have the given ``hashes``: the evidence of each probe with the same hash, or
     with ``every_probe`` of every claim, filed (and shown) under the new hash."""
@@ -192,6 +202,7 @@ def _transplant(source: Path, cache: Path, hashes: dict[str, str], every_probe: 
                 evidence["probe_hash"],
                 evidence["torch_version"],
                 evidence["device"],
+                *harness,
             )
         )
         key = hashlib.sha256(raw.encode()).hexdigest()[:32]  # checker.cache.Cache.key

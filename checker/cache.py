@@ -18,6 +18,9 @@ from checker.evidence import Evidence
 
 #: Environment variable that moves the cache; ``off`` disables it.
 ENV_VAR = "CHECKER_CACHE_DIR"
+#: How probes are run, part of every key: evidence measured under another harness (before
+#: probes ran on one thread, see :func:`checker.worker.run_probe`) is measured again.
+HARNESS = "one-thread"
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ class Cache:
 
     @staticmethod
     def key(claim_id: str, probe_hash: str, torch_version: str, device: str) -> str:
-        raw = "\0".join((claim_id, probe_hash, torch_version, device))
+        raw = "\0".join((claim_id, probe_hash, torch_version, device, HARNESS))
         return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
     def get(self, key: str) -> Evidence | None:

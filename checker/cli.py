@@ -65,7 +65,8 @@ def _shared_options(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=float,
         default=None,
-        help="seconds before a probe is killed (default: each claim's own)",
+        help="seconds a probe may run on an idle reference machine (default: each claim's own); "
+        "stretched by this machine's measured slowdown (env CHECKER_SLOWDOWN fixes it)",
     )
     parser.add_argument(
         "--memory-limit",

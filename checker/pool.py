@@ -3,10 +3,15 @@
 Every job runs ``handler(args)`` in a fresh child forked from a zygote that preloaded torch
 and the given modules. :meth:`Pool.run` returns one :class:`JobResult` per job, in order,
 whatever the jobs do: raise, crash, hang (killed at their deadline) or exhaust memory.
+
+A job's time limit is its ``timeout_s`` times the machine's slowdown when the pool is given
+a way to measure it (:func:`checker.speed.slowdown`): measured when the first job starts, and
+again when a job reaches its limit, which is then stretched if the machine became slower.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import selectors
@@ -40,6 +45,7 @@ class WorkerJob:
     #: ``module:function`` taking ``args`` and returning JSON-able data.
     handler: str
     args: dict[str, Any]
+    #: Seconds the job may run on the reference machine, idle (see :mod:`checker.speed`).
     timeout_s: float
     #: Extra address space (bytes) the child may map; ``None`` for no limit.
     address_space: int | None = None
@@ -63,6 +69,10 @@ class JobResult:
     #: Signal that ended the child (``"SIGSEGV"``, ``"SIGKILL"``), if any.
     signal: str | None = None
     duration_s: float = 0.0
+    #: The job's time limit in seconds, its ``timeout_s`` times :attr:`slowdown`.
+    limit_s: float = 0.0
+    #: The machine's slowdown the limit was stretched by (1 when the pool measures none).
+    slowdown: float = 1.0
 
 
 @dataclass
@@ -81,6 +91,12 @@ class _Zygote:
     killed: bool = False
     #: The jail it runs in (``None``: a plain child of this process).
     jail: JailCommand | None = None
+    #: The slowdown the running job's limit is stretched by.
+    slowdown: float = 1.0
+
+    @property
+    def limit_s(self) -> float:
+        return self.job.timeout_s * self.slowdown if self.job else 0.0
 
 
 @dataclass
@@ -94,7 +110,11 @@ class Pool:
     jail: Callable[[], JailCommand] | None = None
     #: What the last fork server started reported of itself (:func:`checker.zygote.facts`).
     facts: dict[str, Any] = field(default_factory=dict, init=False)
+    #: Measures the machine's slowdown (:func:`checker.speed.slowdown`); ``None``: limits
+    #: are the jobs' own ``timeout_s``.
+    slowdown: Callable[[], float] | None = None
     _zygotes: list[_Zygote] = field(default_factory=list, init=False)
+    _factor: float | None = field(default=None, init=False)
 
     def run(self, jobs: Sequence[WorkerJob]) -> list[JobResult]:
         results: list[JobResult | None] = [None] * len(jobs)
@@ -171,6 +191,7 @@ class Pool:
 
     def _submit(self, zygote: _Zygote, index: int, job: WorkerJob) -> None:
         zygote.job, zygote.index, zygote.pid, zygote.killed = job, index, None, False
+        zygote.slowdown = self._current_factor()
         zygote.started = time.monotonic()
         _write(
             zygote,
@@ -188,7 +209,7 @@ class Pool:
         if not busy:
             return []
         now = time.monotonic()
-        deadline = min(z.started + z.job.timeout_s for z in busy if z.job)
+        deadline = min(z.started + z.limit_s for z in busy if z.job)
         with selectors.DefaultSelector() as sel:
             for zygote in busy:
                 sel.register(zygote.stdout, selectors.EVENT_READ, zygote)
@@ -205,7 +226,8 @@ class Pool:
                 job
                 and not zygote.killed
                 and zygote.pid
-                and time.monotonic() >= zygote.started + job.timeout_s
+                and time.monotonic() >= zygote.started + zygote.limit_s
+                and not self._stretched(zygote)
             ):
                 zygote.killed = True
                 if zygote.jail is not None:  # its pid is the jail's own: end the jail
@@ -214,10 +236,30 @@ class Pool:
                     os.kill(zygote.pid, signal.SIGKILL)
         return finished
 
+    def _current_factor(self) -> float:
+        """The slowdown new jobs' limits are stretched by, measured on first use."""
+        if self.slowdown is None:
+            return 1.0
+        if self._factor is None:
+            self._factor = self.slowdown()
+        return self._factor
+
+    def _stretched(self, zygote: _Zygote) -> bool:
+        """Measure the slowdown again for a job at its limit; when the machine became slower,
+        stretch the job's limit (and later jobs'), and say whether it now runs on."""
+        if self.slowdown is None:
+            return False
+        now = self.slowdown()
+        if now <= zygote.slowdown:
+            return False
+        self._factor = max(now, self._factor or 1.0)
+        zygote.slowdown = now
+        return time.monotonic() < zygote.started + zygote.limit_s
+
     def _read(self, zygote: _Zygote) -> JobResult | None:
         chunk = os.read(zygote.stdout.fileno(), 1 << 20)
         if not chunk:
-            job_timeout = zygote.job.timeout_s if zygote.job else 0
+            job_timeout = zygote.limit_s
             zygote.job = None
             self._zygotes.remove(zygote)
             status = zygote.process.wait()
@@ -247,18 +289,19 @@ class Pool:
                     zygote.job.progress(message["progress"])
                 continue
             duration = time.monotonic() - zygote.started
-            job = zygote.job
+            result = _result(message, zygote.killed, zygote.limit_s, duration)
+            result = dataclasses.replace(result, limit_s=zygote.limit_s, slowdown=zygote.slowdown)
             zygote.job = None
-            return _result(message, zygote.killed, job.timeout_s if job else 0.0, duration)
+            return result
         return None
 
 
-def _result(report: dict[str, Any], killed: bool, timeout: float, duration: float) -> JobResult:
+def _result(report: dict[str, Any], killed: bool, limit: float, duration: float) -> JobResult:
     stderr = str(report.get("stderr") or "")
     sig = report.get("signal")
     if killed:
         return JobResult(
-            failure=f"timed out after {timeout:g} s",
+            failure=f"timed out after {limit:.3g} s",
             stderr=stderr,
             timed_out=True,
             signal=sig,

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from checker import devices as devices_mod
+from checker import speed
 from checker.cache import Cache
 from checker.claim import Claim
 from checker.evidence import Evidence
@@ -150,7 +151,9 @@ class Runner:
     def _worker_pool(self) -> Pool:
         if self._pool is None:
             self._pool = Pool(
-                preload=["checker.worker", *self.registry.modules], size=max(1, self.jobs)
+                preload=["checker.worker", *self.registry.modules],
+                size=max(1, self.jobs),
+                slowdown=speed.slowdown,
             )
         return self._pool
 
@@ -161,6 +164,17 @@ class Runner:
             self._pool = None
 
     def _verdict(self, claim: Claim, device: Device, key: str, outcome: JobResult) -> Verdict:
+        if outcome.timed_out and speed.is_busy(outcome.slowdown):
+            # the machine's, not the probe's: not run, and not cached, so a quieter run
+            # tries again
+            limit, slowdown = f"{outcome.limit_s:.3g}", f"{outcome.slowdown:.1f}"
+            return not_run(
+                claim,
+                device,
+                f"did not finish within {limit} s: this machine ran {slowdown} times slower "
+                "than the reference machine (it is busy with other work); run it again when it "
+                "is less busy",
+            )
         if outcome.failure is not None:
             reason = outcome.failure
             if outcome.stderr and not outcome.timed_out:

@@ -30,6 +30,13 @@ def run_probe(args: dict[str, Any]) -> dict[str, Any]:
     raised :class:`~checker.evidence.NotApplicable`); a probe that raises anything else is
     reported by the zygote as an error. The claim's control, if any, runs right after the
     probe, in the same process, from the same seed.
+
+    Probes run on one thread (``torch.set_num_threads(1)``): what they count and measure is
+    then the same on a 2-core machine and on a 64-core one (operator counts and the working
+    memory of some operators depend on the number of threads), and a probe does not stall
+    when other jobs hold the cores (OpenMP threads that wait for each other at every parallel
+    region made the slowest probes 30 times slower on a busy 2-core machine, against about 3
+    times on one thread).
     """
     claim = _find(args["modules"], args["claim"])
     device = args["device"]
@@ -42,6 +49,7 @@ def run_probe(args: dict[str, Any]) -> dict[str, Any]:
         name = torch.cuda.get_device_name(0)
     else:
         name = "CPU"
+    torch.set_num_threads(1)
     start = time.perf_counter()
     try:
         observation = _observe(claim.probe, device)

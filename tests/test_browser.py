@@ -112,11 +112,11 @@ def test_english_words_are_told_from_code_and_names() -> None:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The site in ja and ko, built as the docs session builds it."""
+    """The site in en, ja and ko, built as the docs session builds it."""
     out = tmp_path_factory.mktemp("browser-site")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
     sites = {}
-    for lang in LANGS:
+    for lang in ("en", *LANGS):
         target = out / lang
         result = subprocess.run(
             sphinx_html(lang, target, out / "doctrees" / lang, "-W", "--keep-going", "-q"),
@@ -187,3 +187,69 @@ def test_every_page_reads_in_its_language_in_a_browser(
                     english.append(f"{page} [{region}] {' '.join(words)}: {text[:120]!r}")
     assert regions_seen >= set(CHECKED_REGIONS), regions_seen
     assert english == [], "\n".join(english)
+
+
+#: Picks one option of each of the claims page's filter lists, then returns what the page
+#: shows: the count's sentence, and the ids of the visible rows.
+_FILTER = """
+const [topic, device, outcome] = arguments;
+const form = document.querySelector('form.checker-claims-filter');
+for (const [name, value] of [['topic', topic], ['device', device], ['outcome', outcome]]) {
+  form.elements[name].value = value;
+}
+form.dispatchEvent(new Event('change'));
+const rows = Array.from(document.querySelectorAll('table.checker-claims-table tbody > tr'));
+const visible = rows.filter(row => row.checkVisibility());
+return [
+  form.querySelector('output').textContent,
+  visible.map(row => [row.querySelector('code').textContent, row.cells[1].textContent.trim()]),
+  Array.from(form.elements.topic.options, o => [o.value, o.textContent]),
+];
+"""
+#: The count's sentence in each language, with the numbers the page fills in.
+SHOWN = {
+    "en": "{shown} of {total} claims shown",
+    "ja": "{total} 件中 {shown} 件の主張を表示",
+    "ko": "주장 {total}개 중 {shown}개 표시",
+}
+
+
+@pytest.mark.parametrize("lang", ("en", *LANGS))
+def test_the_claims_page_filters_by_topic_device_and_outcome(
+    built: dict[str, Path], browser: Any, lang: str
+) -> None:
+    """The claims page's filter, used as a reader would, works offline and in each language:
+    every claim shown by default; a topic keeps its page's claims; the CUDA verdicts not run
+    keep only claims meant for CUDA; no claim of this build is contradicted or broken."""
+    from checker import registry
+
+    claims = {c.id: c for c in registry.load()}
+    browser.get((built[lang] / "claims.html").as_uri())
+    shown, everything, topics = browser.execute_script(_FILTER, "", "", "")
+    total = len(everything)
+    assert total == len(claims)  # every claim of the registry is shown on some page
+    assert shown == SHOWN[lang].format(shown=total, total=total)
+    assert len(topics) == 1 + len({page for _, page in everything})  # "all", then each page
+    # a topic: the claims of one page, named by its title in the page's language
+    value, title = topics[1]
+    shown, rows, _ = browser.execute_script(_FILTER, value, "", "")
+    assert rows and {page for _, page in rows} == {title}
+    assert shown == SHOWN[lang].format(shown=len(rows), total=total)
+    # on CUDA, not run: only claims meant for CUDA
+    _, not_run, _ = browser.execute_script(_FILTER, "", "cuda", "not-run")
+    assert not_run and all("cuda" in claims[claim].devices for claim, _ in not_run)
+    # as the docs say on the CPU, and nothing against them or broken on this machine
+    _, confirmed, _ = browser.execute_script(_FILTER, "", "cpu", "confirmed")
+    assert len(confirmed) > total // 2
+    # on CUDA, as the docs say: the evidence recorded on a GPU counts as what it found
+    _, recorded, _ = browser.execute_script(_FILTER, "", "cuda", "confirmed")
+    assert recorded and all("cuda" in claims[claim].devices for claim, _ in recorded)
+    for outcome in ("contradicted", "error"):
+        assert browser.execute_script(_FILTER, "", "", outcome)[1] == []
+    browser.execute_script(_FILTER, value, "", "")
+    folder = SCREENSHOTS / lang
+    folder.mkdir(parents=True, exist_ok=True)
+    browser.execute_script("window.scrollTo(0, 0)")
+    path = folder / "claims-filtered.png"
+    browser.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000

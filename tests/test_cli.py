@@ -240,3 +240,30 @@ def test_json_carries_the_control_and_the_reason_for_none(
     skipped = results["controls/not-applicable"]
     assert (skipped["outcome"], skipped["reason"]) == ("not-run", "this case needs two GPUs")
     assert skipped["no_control"] == "the fixture never measures anything"
+
+
+def test_a_claim_that_could_only_not_run_here_is_not_run_never_an_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A claim about CUDA on a machine without CUDA, and a probe that ran out of time on a
+    busy machine: both not run, each with its reason, in the table and in JSON; exit 0."""
+    monkeypatch.setenv("CHECKER_HIDE_CUDA", "1")
+    code, out = verify(capsys, "--claim", "amp/reductions-float32-on-cuda", "--format", "json")
+    assert code == 0
+    found = {(r["device"], r["status"], r["reason"]) for r in json.loads(out)["results"]}
+    assert found == {
+        ("cpu", "not-run", "only meaningful on CUDA"),
+        ("cuda", "not-run", "CUDA hidden by CHECKER_HIDE_CUDA"),
+    }
+    code, out = verify(capsys, "--claim", "amp/reductions-float32-on-cuda")
+    assert (code, out.count(" error")) == (0, 1)
+    assert "0 confirmed, 0 contradicted, 0 error, 2 not-run" in out
+    monkeypatch.setenv("CHECKER_SLOWDOWN", "4")  # four times slower than the reference
+    slow = ["--only-modules", "--claims-module", "tests.fixtures.claims_slow"]
+    code, out = verify(capsys, *slow, "--device", "cpu", "--format", "json")
+    assert code == 0
+    found = {(r["claim"], r["status"], r["reason"][:30]) for r in json.loads(out)["results"]}
+    assert found == {
+        ("slow/takes-0-8-s", "confirmed", ""),
+        ("slow/never-ends", "not-run", "did not finish within 2 s: thi"),
+    }

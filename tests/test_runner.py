@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from checker import registry
+from checker import registry, speed
 from checker.cache import Cache
 from checker.evidence import Outcome
+from checker.pool import Pool, WorkerJob
 from checker.runner import ProbeLimits, Runner
 from checker.source_hash import claim_hash, probe_hash
 from checker.verdict import Status
@@ -25,7 +26,10 @@ def run(module: str, tmp_path: Path, **kwargs: object) -> dict[str, object]:
     return {f"{v.claim.id}@{v.device}": v for v in verdicts}
 
 
-def test_every_way_a_probe_breaks_is_an_error_and_the_rest_still_runs(tmp_path: Path) -> None:
+def test_every_way_a_probe_breaks_is_an_error_and_the_rest_still_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(speed.ENV_VAR, "1")  # a machine as fast as the reference: a hang is a bug
     limits = ProbeLimits(memory_bytes=1024**3)
     verdicts = run("tests.fixtures.claims_broken", tmp_path, limits=limits)
     status = {k: v.status for k, v in verdicts.items() if k.endswith("@cpu")}  # type: ignore[attr-defined]
@@ -48,6 +52,67 @@ def test_every_way_a_probe_breaks_is_an_error_and_the_rest_still_runs(tmp_path: 
         "LookupError: probe did not measure ['fixture-missing']"
     )
     assert reasons["broken/fine@cuda"] == "only meaningful on CPU"
+
+
+def test_limits_stretch_with_the_slowdown_and_a_busy_machine_gives_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # as fast as the reference machine: 0.8 s of work under a 0.5 s limit is a probe error
+    monkeypatch.setenv(speed.ENV_VAR, "1")
+    idle = run("tests.fixtures.claims_slow", tmp_path / "idle")
+    assert idle["slow/takes-0-8-s@cpu"].status is Status.ERROR  # type: ignore[attr-defined]
+    assert idle["slow/takes-0-8-s@cpu"].reason == "timed out after 0.5 s"  # type: ignore[attr-defined]
+    assert idle["slow/never-ends@cpu"].status is Status.ERROR  # type: ignore[attr-defined]
+    # four times slower (a busy machine): the limits are 2 s, the slow probe finishes, and
+    # the one that never ends is not run, saying why, instead of an error
+    monkeypatch.setenv(speed.ENV_VAR, "4")
+    busy = run("tests.fixtures.claims_slow", tmp_path / "busy")
+    assert busy["slow/takes-0-8-s@cpu"].status is Status.CONFIRMED  # type: ignore[attr-defined]
+    never = busy["slow/never-ends@cpu"]
+    assert never.status is Status.NOT_RUN  # type: ignore[attr-defined]
+    assert never.reason == (  # type: ignore[attr-defined]
+        "did not finish within 2 s: this machine ran 4.0 times slower than the reference "
+        "machine (it is busy with other work); run it again when it is less busy"
+    )
+    # a not-run of a busy machine is not cached: the next run tries again
+    assert not list((tmp_path / "busy" / "cache").glob("*.not-run.json"))
+
+
+def test_slowdown_is_a_median_against_the_reference_kept_between_1_and_the_ceiling(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(speed.ENV_VAR, raising=False)
+    ticks = iter([0.0, 0.35, 1.0, 1.07, 2.0, 2.14, 3.0, 3.035, 4.0, 4.7])  # 0.35, .07, .14, ...
+
+    def slowdown_of(*durations: float) -> float:
+        clock = iter(t for d in durations for t in (0.0, d))
+        return speed.slowdown(lambda: None, clock=lambda: next(clock), repeats=len(durations))
+
+    assert speed.slowdown(lambda: None, clock=lambda: next(ticks)) == pytest.approx(4.0)
+    assert slowdown_of(0.01, 0.02, 0.03) == 1.0  # a faster machine keeps the limits
+    assert slowdown_of(7.0, 7.0, 7.0) == speed.MAX_SLOWDOWN  # a hang still ends
+    monkeypatch.setenv(speed.ENV_VAR, "2.5")
+    assert speed.slowdown() == 2.5
+    assert (speed.is_busy(1.4), speed.is_busy(1.5)) == (False, True)
+
+
+def test_the_pool_measures_again_at_the_limit_and_stretches_it_when_the_machine_slowed() -> None:
+    measured = iter([1.0, 3.0])  # idle when the job starts, three times slower at its limit
+    calls: list[float] = []
+
+    def slowdown() -> float:
+        calls.append(next(measured))
+        return calls[-1]
+
+    pool = Pool(preload=["tests.fixtures.pool_jobs"], slowdown=slowdown)
+    job = WorkerJob("tests.fixtures.pool_jobs:sleep", {"seconds": 0.8}, timeout_s=0.5)
+    try:
+        (result,) = pool.run([job])
+    finally:
+        pool.close()
+    assert calls == [1.0, 3.0]
+    assert (result.failure, result.result, result.slowdown) == (None, 0.8, 3.0)
+    assert result.limit_s == pytest.approx(1.5)
 
 
 def test_results_are_cached_and_a_rerun_starts_no_worker(tmp_path: Path) -> None:

@@ -197,6 +197,27 @@ def test_the_api_is_described_and_the_service_is_healthy(client: TestClient) -> 
     assert all(v["device"] in ("cpu", "cuda") for c in claims for v in c["verdicts"])
 
 
+def test_the_claims_index_says_not_run_and_myth_refuted_never_error_for_a_claim_not_run(
+    client: TestClient,
+) -> None:
+    """A claim about CUDA only is not run on the CPU, saying why, never a red "error"; a myth
+    the probe found false reads "myth refuted", not "confirmed"."""
+    claims = {c["id"]: c for c in client.get("/api/claims").json()["claims"]}
+    cuda_only = claims["amp/reductions-float32-on-cuda"]["verdicts"][0]
+    assert (cuda_only["device"], cuda_only["status"], cuda_only["cuda_only"]) == (
+        "cpu",
+        "not-run",
+        True,
+    )
+    myth = claims["amp/myth-relu-runs-in-lower-precision"]["verdicts"][0]
+    assert (myth["device"], myth["status"]) == ("cpu", "myth-refuted")
+    cpu = [c["verdicts"][0]["status"] for c in claims.values() if c["verdicts"]]
+    assert "error" not in cpu
+    page = client.get("/claims").text
+    assert "only meaningful on CUDA" in page
+    assert '<span class="badge badge-myth-refuted">myth refuted</span>' in page
+
+
 @pytest.mark.parametrize(
     ("msgstr", "errors"),
     [("뷰, 복사본, 인플레이스 연산", []), ("뷰, 복사본, <b>인플레이스</b> 연산", ["html"])],

@@ -26,7 +26,9 @@ def test_clean_site_builds_without_warnings_and_shows_verdicts(site: Site) -> No
     html = build.html()
     assert 'id="claim-fixture-ones-sum"' in html
     assert '<span class="checker-claim-label">Myth</span>' in html
-    assert 'checker-badge checker-confirmed checker-outcome-fails">refuted · CPU · torch ' in html
+    assert (
+        'checker-badge checker-confirmed checker-outcome-fails">myth refuted · CPU · torch ' in html
+    )
     assert '<details class="checker-evidence"><summary>Evidence</summary>' in html
     assert '<span class="pre">fixture-true-division-dtype</span>' in html
     assert '<abbr class="checker-measured" title="measured on CPU, torch ' in html
@@ -46,6 +48,110 @@ def test_claims_index_lists_every_claim_with_its_page(site: Site) -> None:
         assert claim_id in html
     assert 'href="index.html#claim-fixture-ones-sum"' in html
     assert 'href="index.html#verdict-fixture-float16-is-2-bytes"' in html
+
+
+def test_claims_index_has_a_filter_by_topic_device_and_outcome_for_html_only(
+    site: Site,
+) -> None:
+    build = site.build()
+    assert (build.code, build.warnings) == (0, "")
+    html = build.html("claims")
+    start = html.index('<form class="checker-claims-filter"')
+    form = html[start : html.index("</form>", start)]
+    assert form.startswith('<form class="checker-claims-filter" data-shown="{shown} of {total}')
+    assert '<label>Topic <select name="topic"><option value="">all</option>' in form
+    assert '<option value="t0">Fixture site</option></select>' in form  # the page's title
+    devices = '<option value="cpu">CPU</option><option value="cuda">CUDA</option></select>'
+    assert f'<label>Device <select name="device"><option value="">all</option>{devices}' in form
+    assert (
+        '<option value="confirmed">as the docs say</option>'
+        '<option value="contradicted">against the docs</option>'
+        '<option value="error">probe error</option><option value="not-run">not run</option>'
+    ) in form
+    # every row names its topic and each device's status, for the script to filter on
+    row = '<tr class="checker-topic-t0 checker-on-cpu-confirmed checker-on-cuda-not-run row-'
+    assert html.count(row) == 3
+    assert '<script defer="defer" src="_static/claims-filter.js' in html
+    assert (build.out / "_static" / "claims-filter.js").is_file()
+    assert "claims-filter.js" not in build.html("index")  # only where the index is
+    # a CUDA verdict not run says why, under its badge
+    assert (
+        '<span class="checker-badge checker-not-run">not run · CUDA</span>'
+        '<span class="checker-reason">CUDA hidden by CHECKER_HIDE_CUDA</span>'
+    ) in html
+    # the gettext builder sees neither the filter nor the table: the page's words only
+    text = site.build("gettext")
+    assert text.code == 0
+    assert "Topic" not in (text.out / "claims.pot").read_text(encoding="utf-8")
+
+
+def test_a_probe_out_of_time_on_a_busy_machine_is_not_run_and_its_values_say_so(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A machine four times slower than the reference (CHECKER_SLOWDOWN): the slow probe
+    finishes within its stretched limit, the one that never ends is not run with the reason,
+    its value reads "not measured", and the build passes without a warning."""
+    monkeypatch.setenv("CHECKER_SLOWDOWN", "4")
+    conf = site.root / "conf.py"
+    conf.write_text(
+        conf.read_text().replace(
+            '["tests.fixtures.claims_ok"]',
+            '["tests.fixtures.claims_ok", "tests.fixtures.claims_slow"]',
+        )
+    )
+    site.append(
+        "index.md",
+        "\n```{claim}\n:id: slow/takes-0-8-s\n:expect: holds\n\nSlow.\n```\n"
+        "\n```{claim}\n:id: slow/never-ends\n:expect: holds\n\nNever.\n```\n"
+        "\nIt measured {measured}`fixture-never-measured`.\n",
+    )
+    build = site.build()
+    assert (build.code, build.warnings) == (0, "")
+    html = build.html()
+    reason = (
+        "did not finish within 2 s: this machine ran 4.0 times slower than the reference "
+        "machine (it is busy with other work); run it again when it is less busy"
+    )
+    assert f"<p>CPU: {reason}</p>" in html  # the evidence panel
+    assert (
+        f'It measured <abbr class="checker-measured checker-not-measured" title="CPU: {reason}">'
+        "not measured in this build</abbr>."
+    ) in html
+    assert "fixture-never-measured</span>" not in html  # never the raw key
+    assert 'checker-confirmed checker-outcome-holds">holds · CPU' in html  # 0.8 s, within 2 s
+
+
+def test_a_value_is_never_taken_from_another_device_than_the_one_its_sentence_is_about() -> None:
+    """A value without ``@device`` is read on the first device the claim is meant for; when
+    the CPU did not measure it (its probe ran out of time), CUDA's recording is not shown in
+    its place: the CPU's verdict says why."""
+    from checker import registry
+    from checker.evidence import Evidence, Measurement, Observation
+    from checker.sphinx.results import Results
+    from checker.verdict import not_run
+
+    reg = registry.load(["tests.fixtures.claims_ok"], package=None)
+    claim = reg.by_measurement("fixture-ones-sum")
+    assert claim is not None
+    observation = Observation(True, "-", (Measurement("fixture-ones-sum", 4, "count"),))
+    recorded = Evidence(
+        claim.id, "cuda", "GPU", "2.11.0", "hash", observation, 0.1, "2026-11-22", "recorded"
+    )
+    cpu = not_run(claim, "cpu", "did not finish within 2 s: ...")
+    results = Results(
+        registry=reg,
+        devices=("cpu", "cuda"),
+        absent={"cuda": "CUDA hidden by CHECKER_HIDE_CUDA"},
+        verdicts={
+            (claim.id, "cpu"): cpu,
+            (claim.id, "cuda"): not_run(claim, "cuda", "hidden", recorded),
+        },
+    )
+    assert results.default_device("fixture-ones-sum") == "cpu"
+    assert results.value("fixture-ones-sum") is None  # not CUDA's 4
+    assert results.unmeasured("fixture-ones-sum") is cpu
+    assert results.value("fixture-ones-sum", "cuda") == (4, recorded)
+    assert results.unmeasured("fixture-ones-sum", "cuda") is None  # absent: recorded or warned
 
 
 def test_language_switcher_links_the_same_page(site: Site) -> None:

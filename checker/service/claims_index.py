@@ -17,11 +17,15 @@ from checker.text.sites import claim_sites
 
 
 def _status(expect: str, outcome: str | None) -> str:
-    if outcome is None:
+    """``confirmed`` (``myth-refuted`` for a myth the probe found false), ``contradicted``,
+    ``not-run`` (a claim not run on that device: never a red error), or ``error``."""
+    if outcome is None or outcome == "not-run":
         return "not-run"
     if outcome not in ("holds", "fails"):
         return "error"
-    return "confirmed" if outcome == expect else "contradicted"
+    if outcome != expect:
+        return "contradicted"
+    return "myth-refuted" if expect == "fails" else "confirmed"
 
 
 def claims_index(root: Path) -> list[dict[str, Any]]:
@@ -53,6 +57,9 @@ def _index(root: Path, _stamps: tuple[int, ...]) -> list[dict[str, Any]]:
                     "outcome": outcome,
                     "status": _status(expect, outcome),
                     "measured_at": versions.measured_at[:10],
+                    # why a CPU verdict was not run: the claim is about CUDA only, or its
+                    # probe cannot measure its case on the CPU
+                    "cuda_only": "cpu" not in claim.devices,
                 }
             )
         evidence = cuda.evidence.get(claim.id) if cuda is not None else None

@@ -58,9 +58,9 @@ from sphinx.util.docutils import SphinxDirective
 
 from checker.cache import Cache
 from checker.sphinx import formatting
-from checker.sphinx.measured import parse_reference
+from checker.sphinx.measured import not_measured, parse_reference
 from checker.sphinx.results import mark_dynamic, results_for, shows_results
-from checker.sphinx.tables import table
+from checker.sphinx.tables import Cell, table
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 
@@ -143,10 +143,15 @@ class MeasuredChartTransform(SphinxPostTransform):
             items = next(n for n in node.children if isinstance(n, nodes.bullet_list))
             labels = [item.astext().strip() for item in items.children]
             bars: list[tuple[str, float]] = []
-            rows = []
+            rows: list[list[Cell]] = []
             for label, ref in zip(labels, node["values"], strict=True):
                 key, device = parse_reference(ref)
                 found = results.value(key, device or node["device"] or None)
+                unmeasured = results.unmeasured(key, device or node["device"] or None)
+                if found is None and unmeasured is not None:
+                    # not run here: the row says so and why, without a bar and a warning
+                    rows.append([label, not_measured(unmeasured, lang), ""])
+                    continue
                 if found is None or isinstance(found[0], bool | str):
                     warn(
                         CheckerWarnings.UNKNOWN_MEASUREMENT,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from babel.numbers import format_decimal
 
+from checker.claim import Expect
 from checker.evidence import Evidence, Outcome, Value
 from checker.sphinx.ui_text import text
 from checker.text.languages import LANGUAGES
@@ -60,14 +61,18 @@ def measured_on(evidence: Evidence, lang: str) -> str:
 
 
 def badge(verdict: Verdict, lang: str) -> str:
-    """One line per device: ``refuted · CPU · torch 2.13.0+cpu``."""
+    """One line per device: ``holds · CPU · torch 2.13.0+cpu``; for a myth, ``myth refuted ·
+    CPU · torch 2.13.0+cpu``."""
     device = verdict.device.upper()
     evidence = verdict.evidence
     if evidence is None:
         if verdict.outcome is Outcome.ERROR:
             return f"{text(lang, 'error')} · {device}"
         return f"{text(lang, 'not-run')} · {device}"
-    parts = [text(lang, evidence.outcome.value), device]
+    outcome = evidence.outcome.value
+    # a myth measured false reads "myth refuted", never a bare "confirmed" or "refuted"
+    myth = verdict.claim.expect is Expect.FAILS
+    parts = [text(lang, f"myth-{outcome}" if myth else outcome), device]
     if evidence.device != "cpu":
         parts.append(evidence.device_name)
     parts.append(f"torch {evidence.torch_version}")

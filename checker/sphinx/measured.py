@@ -1,7 +1,10 @@
 """The ``measured`` role: a number in prose that a probe measured, never typed by hand.
 
 ``{measured}`relu-out-of-place-bytes``` shows the value measured on the first device the build
-shows (CPU when the claim runs there); ``{measured}`key@cuda``` picks a device. The role emits
+shows that the claim is meant for (CPU when the claim runs there), never another device's
+value in its place; ``{measured}`key@cuda``` picks a device. Where the claim was not run on a
+device of the build machine (its probe cannot measure its case here, or ran out of time on a
+busy machine), the value reads "not measured", with the reason as its explanation. The role emits
 a neutral :class:`measured_node`; :class:`MeasuredValueTransform` (every builder but gettext)
 replaces it by the value, formatted for the page's language, as an abbreviation whose
 explanation says on which device and torch version it was measured. Pages with measured values
@@ -20,10 +23,12 @@ from sphinx.util.docutils import SphinxRole
 from checker.evidence import Evidence
 from checker.sphinx import formatting
 from checker.sphinx.claims import claim_node
+from checker.sphinx.messages import translate_text
 from checker.sphinx.results import mark_dynamic, results_for, shows_results
 from checker.sphinx.ui_text import text
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 from checker.typing import DEVICES
+from checker.verdict import Verdict
 
 
 def setup_measured(app: Sphinx) -> None:
@@ -73,7 +78,12 @@ class MeasuredValueTransform(SphinxPostTransform):
         for node in list(self.document.findall(measured_node)):
             found = results.value(node["key"], node["device"] or None)
             if found is None:
-                if results.loaded and results.registry.by_measurement(node["key"]):
+                unmeasured = results.unmeasured(node["key"], node["device"] or None)
+                if (
+                    unmeasured is None
+                    and results.loaded
+                    and results.registry.by_measurement(node["key"])
+                ):
                     device = node["device"] or "any device"
                     warn(
                         CheckerWarnings.UNKNOWN_MEASUREMENT,
@@ -82,7 +92,7 @@ class MeasuredValueTransform(SphinxPostTransform):
                         " on a machine that has it) and commit the evidence file",
                         node,
                     )
-                node.replace_self(nodes.problematic(text=node.astext()))
+                node.replace_self(not_measured(unmeasured, lang))
                 continue
             raw, evidence = found
             key = evidence.measurement(node["key"])
@@ -101,6 +111,20 @@ class MeasuredValueTransform(SphinxPostTransform):
                     used.setdefault(_context_key(ev), ev)
         if used:
             self.document += _context_note(used, lang)
+
+
+def not_measured(verdict: Verdict | None, lang: str) -> nodes.abbreviation:
+    """What a page shows where a value was not measured: "not measured", explained by why
+    (the claim's verdict on that device), never a raw key or another device's value."""
+    why = text(lang, "not-measured-why")
+    if verdict is not None:
+        reason = verdict.reason.splitlines()[0] if verdict.reason else ""
+        why = f"{verdict.device.upper()}: {translate_text(lang, reason)}"
+    abbr = nodes.abbreviation(
+        "", "", explanation=why, classes=["checker-measured", "checker-not-measured"]
+    )
+    abbr += nodes.Text(text(lang, "not-measured"))
+    return abbr
 
 
 def parse_reference(reference: str) -> tuple[str, str | None]:

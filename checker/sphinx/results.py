@@ -33,7 +33,7 @@ from checker.sphinx.config import get_config
 from checker.sphinx.state import build_state
 from checker.sphinx.warnings_ import CheckerWarnings, warn
 from checker.typing import Device
-from checker.verdict import Verdict
+from checker.verdict import Status, Verdict
 
 #: Builders that only extract text, and need no verdicts.
 _TEXT_ONLY_BUILDERS = frozenset({"gettext", "dummy"})
@@ -57,6 +57,9 @@ class Results:
     #: Sphinx 11 removes from transforms and the build environment.
     confdir: Path = field(default_factory=Path)
     devices: tuple[str, ...] = ()
+    #: Devices of :attr:`devices` absent from the build machine, with the reason; their
+    #: verdicts come from recorded evidence.
+    absent: dict[str, str] = field(default_factory=dict)
     #: Outcomes across torch releases (``versions.json`` beside the recorded evidence).
     versions: versions.Versions | None = None
     #: False when the claim modules could not be loaded; pages then skip claim checks.
@@ -69,18 +72,43 @@ class Results:
         return self.verdicts.get((claim_id, device))
 
     def value(self, key: str, device: str | None = None) -> tuple[Value, Evidence] | None:
-        """The value measured under ``key`` on ``device`` (default: the first with a value)."""
+        """The value measured under ``key`` on ``device``; by default on the first device of
+        the build the claim is meant for (the CPU when it runs there), never another
+        device's value in its place: a sentence about the CPU must not show a GPU's number."""
         claim = self.registry.by_measurement(key)
         if claim is None:
             return None
-        for dev in (device,) if device else self.devices:
-            verdict = self.verdicts.get((claim.id, dev))
-            if verdict is not None and verdict.evidence is not None:
-                try:
-                    return verdict.evidence.measurement(key).value, verdict.evidence
-                except KeyError:  # recorded before the probe (or its control) measured it
-                    continue
-        return None
+        verdict = self.verdicts.get((claim.id, device or self.default_device(key)))
+        if verdict is None or verdict.evidence is None:
+            return None
+        try:
+            return verdict.evidence.measurement(key).value, verdict.evidence
+        except KeyError:  # recorded before the probe (or its control) measured it
+            return None
+
+    def default_device(self, key: str) -> str:
+        """The device a ``measured`` value without ``@device`` is read on: the first device
+        of the build that the measuring claim is meant for."""
+        claim = self.registry.by_measurement(key)
+        meant = [d for d in self.devices if claim is None or d in claim.devices]
+        return (meant or list(self.devices) or ["cpu"])[0]
+
+    def unmeasured(self, key: str, device: str | None = None) -> Verdict | None:
+        """The verdict of the claim measuring ``key`` when it did not measure on a device of
+        this machine: not run (a probe that cannot measure its case here, or that ran out of
+        time on a busy machine) or broken (the build warns once for the claim). The page then
+        says "not measured", with the verdict's reason. ``None`` otherwise: a value missing
+        for another reason (an absent device's recording without it) is a warning of its own."""
+        claim = self.registry.by_measurement(key)
+        if claim is None:
+            return None
+        dev = device or self.default_device(key)
+        verdict = self.verdicts.get((claim.id, dev))
+        if verdict is None or dev in self.absent:
+            return None
+        if verdict.status not in (Status.NOT_RUN, Status.ERROR):
+            return None
+        return verdict
 
     def fingerprint(self) -> str:
         """A digest of everything a page can show from the results: each verdict and its
@@ -120,6 +148,9 @@ def compute_results(app: Sphinx) -> None:
         with _probes_lock(cache):
             for verdict in runner.run(loaded.claims, devices):
                 results.verdicts[(verdict.claim.id, verdict.device)] = verdict
+        for device in devices:
+            if not runner.presence(device).present:
+                results.absent[device] = runner.presence(device).reason
     finally:
         runner.close()
 

@@ -10,9 +10,13 @@ Cell = str | nodes.Node | Sequence[nodes.Node]
 
 
 def table(
-    headers: Sequence[str], rows: Sequence[Sequence[Cell]], classes: Sequence[str] = ()
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Cell]],
+    classes: Sequence[str] = (),
+    row_classes: Sequence[Sequence[str]] = (),
 ) -> nodes.table:
-    """A table with one header row; cells are text or ready-made inline nodes."""
+    """A table with one header row; cells are text or ready-made inline nodes; ``row_classes``,
+    where given, are the classes of each body row."""
     tbl = nodes.table(classes=list(classes))
     group = nodes.tgroup(cols=len(headers))
     tbl += group
@@ -22,8 +26,11 @@ def table(
     head += _row(headers)
     group += head
     body = nodes.tbody()
-    for row in rows:
-        body += _row(row)
+    for index, row in enumerate(rows):
+        body_row = _row(row)
+        if index < len(row_classes):
+            body_row["classes"].extend(row_classes[index])
+        body += body_row
     group += body
     return tbl
 

@@ -41,23 +41,35 @@ _SHARING: dict[str, Callable[[Any, Any, Any], Any]] = {
 
 
 def _seconds(call: Callable[[], Any], copies_large: bool) -> float:
-    """The best time of one call, over 5 repeats of 1000 calls (3 for a copy of the large
-    array)."""
+    """The time of one call, over 1000 calls (3 for a copy of the large array)."""
     number = 3 if copies_large else 1000
-    return min(timeit.Timer(call).repeat(repeat=5, number=number)) / number
+    return timeit.Timer(call).timeit(number=number) / number
+
+
+#: Rounds of the timing; in each, torch.from_numpy and every constructor take turns.
+ROUNDS = 5
 
 
 def _cost_rule(large: bool) -> Observation:
+    import statistics
+
     import numpy as np
     import torch
 
     n = LARGE if large else TINY
     a, i = np.ones(n, dtype=np.float32), np.ones(n, dtype=np.int64)
-    base = _seconds(lambda: torch.from_numpy(a), copies_large=False)
+    calls = {"from-numpy": lambda: torch.from_numpy(a)} | {
+        key: functools.partial(f, torch, a, i) for key, f in {**_COPYING, **_SHARING}.items()
+    }
+    # timings only as ratios measured side by side: a busy machine slows a round's calls alike
+    rounds = [
+        {key: _seconds(call, copies_large=large and key in _COPYING) for key, call in calls.items()}
+        for _ in range(ROUNDS)
+    ]
+    base = min(r["from-numpy"] for r in rounds)
     ratios = {
-        key: _seconds(functools.partial(f, torch, a, i), copies_large=large and key in _COPYING)
-        / base
-        for key, f in {**_COPYING, **_SHARING}.items()
+        key: statistics.median(r[key] / r["from-numpy"] for r in rounds)
+        for key in (*_COPYING, *_SHARING)
     }
     slow = all(ratios[k] >= COST_FACTOR for k in _COPYING)
     fast = all(ratios[k] < COST_FACTOR for k in _SHARING)
@@ -67,7 +79,8 @@ def _cost_rule(large: bool) -> Observation:
         rule=f"holds if, for a float32 array of {a.nbytes} bytes, torch.tensor, "
         f"torch.asarray(copy=True) and torch.Tensor of an int64 array each take at least "
         f"{COST_FACTOR} times as long as torch.from_numpy, and torch.as_tensor, torch.asarray and "
-        f"torch.Tensor of the float32 array less (best of 5 repeats)",
+        f"torch.Tensor of the float32 array less (the median, over {ROUNDS} rounds in which "
+        "every constructor and torch.from_numpy take turns, of each round's ratio)",
         measurements=(
             Measurement(f"data-cost-{size}-bytes", int(a.nbytes), "bytes"),
             Measurement(f"data-cost-{size}-from-numpy", base, "seconds"),
