@@ -110,3 +110,58 @@ def test_checks_go_through_redis_to_workers_that_share_nothing_else(
         if other is not None:
             stop(other)
     assert not (tmp_path / "web" / "queue.sqlite3").exists()  # the queue was Redis
+
+
+def _redis_keys(url: str) -> dict[str, list[str]]:
+    """Every key in Redis, and the fields of each hash (huey keeps its key-value pairs, and
+    would keep task results, in hashes)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    found = {}
+    for name in client.keys("*"):
+        kind = client.type(name)
+        fields = client.hkeys(name) if kind == b"hash" else []
+        found[name.decode()] = sorted(f.decode() for f in fields)
+    return found
+
+
+def test_a_worker_started_apart_on_the_web_host_stays_listed_and_nothing_is_left_in_redis(
+    tmp_path: Path, redis_url: str
+) -> None:
+    from checker.service.worker import read_runs
+    from tests.test_service_crashes import SLOW_ARTICLE, post, started_by
+
+    cfg = dataclasses.replace(config(tmp_path / "web"), redis_url=redis_url, workers=0)
+    token = create_token(Store(cfg.database), "gwen")
+    apart = dataclasses.replace(cfg, data_dir=tmp_path / "worker", workers=1)
+    worker = start_worker(apart)  # started first, as an operator would: before the web
+    try:
+        with RunningService(cfg) as service:
+            deadline = time.monotonic() + 60
+            while len(service.get("/api/workers")["workers"]) < 1:
+                assert time.monotonic() < deadline, "the worker never listed"
+                time.sleep(0.2)
+            ids = [_post(service.url, f"Sentence {n}: views share storage.")["id"] for n in (1, 2)]
+            status, slow = post(service.url, {"text": SLOW_ARTICLE, "run": "true"}, token)
+            assert status == 202
+            # the web process started after the worker and forgot nothing it should not
+            assert len(service.get("/api/workers")["workers"]) == 1
+            # kill -9 of the worker process in the middle of the job: it runs once more
+            import os
+            import signal
+
+            os.kill(started_by(apart, slow["id"], 1), signal.SIGKILL)
+            states = [wait_finished(service.get, job_id) for job_id in [*ids, slow["id"]]]
+            assert [s["status"] for s in states] == ["done"] * 3
+            assert service.get(f"/api/scan/{slow['id']}")["ran_on"]["attempt"] == 2
+            assert len(service.get("/api/workers")["workers"]) == 1
+            keys = _redis_keys(redis_url)
+    finally:
+        stop(worker)
+    done = [r["job"] for r in read_runs(apart) if r["event"] == "done"]
+    assert sorted(done) == sorted([*ids, slow["id"]])
+    # huey's queues are empty lists (Redis drops those); its key-value hash holds only the
+    # worker's description and heartbeat: no task results, no job's keys
+    assert list(keys) == ["huey.results.checker"]
+    assert [f.split(":")[0] for f in keys["huey.results.checker"]] == ["seen", "worker"]
