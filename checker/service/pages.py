@@ -156,7 +156,7 @@ def result_page(request: Request, job_id: str) -> Response:
     }
     if job.status == "done" and job.result is not None:
         if job.kind == "scan":
-            context["lines"] = scan_lines(job.content, job.result["findings"])
+            context["lines"] = scan_lines(job.content, job.result["findings"], job.suffix)
             context["errors"] = job.result["summary"]["errors"]
         else:
             context["entries"] = translation_entries(job.content, job.lang, job.result["findings"])
@@ -240,7 +240,9 @@ def _operations(spec: dict[str, Any]) -> list[dict[str, Any]]:
                     "method": method.upper(),
                     "path": path,
                     "anchor": f"{method}-{path}".replace("/", "-").strip("-"),
-                    "summary": operation.get("description") or operation.get("summary"),
+                    "summary": (operation.get("description") or operation.get("summary") or "")
+                    .replace("``", "")
+                    .strip(),
                     "fields": fields,
                     "answers": answers,
                 }

@@ -34,6 +34,7 @@ import functools
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -77,7 +78,8 @@ class Queue:
                 _reporter(self.huey, name, config.worker_heartbeat_s)
             )
             queue_huey.on_shutdown(name="forget_worker")(_forgetter(self.huey))
-        self._collecting = threading.RLock()
+        self._collecting = threading.Lock()
+        self._dispatching = threading.Lock()
         self._swept = time.monotonic()
         self._counted = (0.0, 0)
 
@@ -120,8 +122,9 @@ class Queue:
         return max(1, self._counted[1] - 1)
 
     def dispatch(self) -> int:
-        """Send held anonymous jobs while there is room; how many were sent."""
-        with self._collecting:
+        """Send held anonymous jobs while there is room; how many were sent (its own lock: a
+        submission does not wait for a round of collection)."""
+        with self._dispatching:
             room = self.anonymous_room() - self.store.sent_anonymous()
             sent = 0
             for job_id in self.store.held()[: max(room, 0)]:
@@ -156,39 +159,54 @@ class Queue:
     def collect(self, job_id: str | None = None) -> None:
         """Copy what workers wrote (progress, results) into the store, for one job or for
         every unfinished one; retry or fail the jobs of dead workers; send held jobs when
-        some finished."""
+        some finished. A round over every job reads the key-value storage once."""
         with self._collecting:
-            ids = [job_id] if job_id is not None else self.store.unfinished_ids()
-            finished = sum(self._collect_one(one) for one in ids)
-            if finished or job_id is None:
-                self.dispatch()
-            if job_id is None and time.monotonic() - self._swept > SWEEP_S:
+            if job_id is not None:
+                job = self.store.job(job_id)
+                if job is not None and self._collect_one(job, self._peek):
+                    self.dispatch()
+                return
+            values = self.snapshot()
+            finished = sum(self._collect_one(job, values.get) for job in self.store.unfinished())
+            self.dispatch()
+            if finished or time.monotonic() - self._swept > SWEEP_S:
                 self.sweep()
 
-    def _collect_one(self, job_id: str) -> bool:
-        """Whether the job finished (its result taken, or given up)."""
-        job = self.store.job(job_id)
-        if job is None or job.finished or job.attempt == 0:
+    def _peek(self, name: str) -> Any:
+        return self.huey.get(name, peek=True)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every key of the key-value storage with its value, in one read."""
+        raw = self.huey.storage.result_items()
+        return {str(name): self.huey.serializer.deserialize(value) for name, value in raw.items()}
+
+    def _collect_one(self, job: ServiceJob, peek: Callable[[str], Any]) -> bool:
+        """Whether the job finished (its result taken, or given up); ``peek`` reads a key."""
+        if job.finished or job.attempt == 0:
             return False
-        attempt = job.attempt
-        outcome = self.huey.get(key("result", job_id, attempt))  # taken: stored now
+        job_id, attempt = job.id, job.attempt
+        if peek(key("result", job_id, attempt)) is not None:
+            outcome = self.huey.get(key("result", job_id, attempt))  # taken: stored now
+        else:
+            outcome = None
+        # the last progress before the outcome: a job can finish between two collections,
+        # and its counts must not depend on when the web process looked
+        progress = peek(key("progress", job_id, attempt))
+        if progress is not None and (progress["stage"], progress["done"], progress["total"]) != (
+            job.stage,
+            job.done,
+            job.total,
+        ):
+            self.store.progress(job_id, progress["stage"], progress["done"], progress["total"])
         if outcome is not None:
-            # the last progress first: a job can finish between two collections, and its
-            # counts must not depend on when the web process looked
-            last = self.huey.get(key("progress", job_id, attempt), peek=True)
-            if last is not None:
-                self.store.progress(job_id, last["stage"], last["done"], last["total"])
             if outcome["status"] == DONE:
                 self.store.finish(job_id, outcome["result"])
             else:
                 self.store.fail(job_id, outcome["error"])
             self._forget_job(job_id, attempt)
             return True
-        progress = self.huey.get(key("progress", job_id, attempt), peek=True)
-        if progress is not None:
-            self.store.progress(job_id, progress["stage"], progress["done"], progress["total"])
-        claimed = self.huey.get(key("claim", job_id, attempt), peek=True)
-        if claimed is None or not self.gone(str(claimed)):
+        claimed = peek(key("claim", job_id, attempt))
+        if claimed is None or not self.gone(str(claimed), peek):
             return False
         # its worker died in the middle: once more, or failed with the reason
         self._forget_job(job_id, attempt)
@@ -219,12 +237,12 @@ class Queue:
                 removed += 1
         return removed
 
-    def gone(self, worker_id: str) -> bool:
+    def gone(self, worker_id: str, peek: Callable[[str], Any] | None = None) -> bool:
         """Whether a worker has died: on this host, its process is gone; anywhere, it has
         been silent for :data:`SILENT_BEATS` heartbeats."""
         if worker.process_gone(worker_id):
             return True
-        seen = self.huey.get(key("seen", worker_id), peek=True)
+        seen = (peek or self._peek)(key("seen", worker_id))
         silent_s = SILENT_BEATS * self.config.worker_heartbeat_s
         return seen is None or time.time() - float(seen) > silent_s
 
@@ -239,16 +257,17 @@ class Queue:
         emptied here."""
         found = []
         now = time.time()
+        values = self.snapshot()
         for slot in range(WORKER_SLOTS):
-            described = self.huey.get(f"worker:{slot}", peek=True)
+            described = values.get(f"worker:{slot}")
             if described is None:
                 continue
             worker_id = str(described.get("id"))
-            if self.gone(worker_id):
+            if self.gone(worker_id, values.get):
                 self.huey.delete(f"worker:{slot}")
                 self.huey.delete(key("seen", worker_id))
                 continue
-            seen = float(self.huey.get(key("seen", worker_id), peek=True))
+            seen = float(values[key("seen", worker_id)])
             found.append({**described, "seen_s": round(max(0.0, now - seen), 1)})
         return found
 

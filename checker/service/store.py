@@ -248,6 +248,15 @@ class Store:
             ).fetchall()
         return [row["id"] for row in rows]
 
+    def unfinished(self) -> list[ServiceJob]:
+        """Jobs queued or running (and not expired), oldest first."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT * FROM jobs WHERE status IN (?, ?) AND expires > ? ORDER BY created",
+                (*UNFINISHED, time.time()),
+            ).fetchall()
+        return [_job(row) for row in rows]
+
     def held(self) -> list[str]:
         """Anonymous jobs not sent to the workers yet, oldest first."""
         with self._connect() as db:
