@@ -86,7 +86,7 @@ def snippet_count(name: str, text: str) -> int:
     try:
         document = read_bytes(Path(name), text.encode("utf-8"))
     except ReadError:
-        return 0
+        return 0  # the scan says why
     return sum(1 for p in _prepare(document) if p.program is not None)
 
 

@@ -12,6 +12,8 @@ refusal it must get.
   refused (403) without the CSRF token, and from another ``Origin``.
 - ``forwarded-for.http``: ``X-Forwarded-For`` from loopback; not believed unless the proxy is
   named (``--trusted-proxy``).
+- ``nested.rst``: a list nested 300 levels deep; run with a token, it is accepted (no 500)
+  and its scan says the file is nested too deeply to read, with the line.
 - ``deep-notebook.json``: uploaded as ``deep.ipynb``, a notebook nested 5000 levels deep;
   a 422 with the line, not a 500 (the scanner reads it as a clear error with file and line).
 """
@@ -245,3 +247,21 @@ def test_a_deeply_nested_notebook_is_a_clear_422(tmp_path: Path) -> None:
     with pytest.raises(ReadError) as raised:
         read_bytes(Path("deep.ipynb"), notebook)
     assert str(raised.value) == "deep.ipynb:6: not a notebook: JSON nested more than 64 levels deep"
+
+
+def test_a_deeply_nested_rst_is_a_read_error_not_a_500(tmp_path: Path) -> None:
+    from checker import registry
+    from checker.scan.run import ScanOptions, scan
+
+    nested = ATTACKS / "nested.rst"
+    cfg = config(tmp_path)
+    token = create_token(Store(cfg.database), "kai")
+    accepted = _client(cfg).post(
+        "/api/scan",
+        files={"file": ("nested.rst", nested.read_bytes())},
+        data={"run": "true"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert accepted.status_code == 202, accepted.text
+    result = scan([nested], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
+    assert [(e.line, e.message) for e in result.errors] == [(599, "nested too deeply to read")]
