@@ -78,7 +78,9 @@ def shared(session: nox.Session) -> None:
     last changed: a warm run spends no time on it (``--reuse-venv=never`` starts afresh)."""
     if not installed(session.env_dir):
         extras = ",".join(PROJECT["optional-dependencies"])
-        session.install("-c", "constraints.txt", "-e", f".[{extras}]")
+        session.log("installing the project with torch and its tools: minutes the first time")
+        # pip's own progress shown: a first install is long, and silence looks like a hang
+        session.install("-c", "constraints.txt", "-e", f".[{extras}]", silent=False)
 
 
 def installed(env: Path) -> bool:

@@ -46,6 +46,7 @@ def headless_chromium(profile: Path, lang: str) -> Iterator[Any]:
         f"--lang={lang}",
     ):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console: CSP reports
     driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
     try:
         yield driver

@@ -1,18 +1,23 @@
 """A bounded load test of a running service on loopback: ``clients`` threads submit
 ``submissions`` prose-only checks between them through the HTTP API, then poll each until it
 is finished. Reports throughput, latencies (p50/p95) and whether any submission was lost
-(refused, never finished, or finished without its result). Used by ``benchmarks/service.py``
-and by ``tests/test_service_load.py`` (a smaller run)."""
+(refused, never finished, or finished without its result). With ``kill_worker``, a worker
+process is killed (SIGKILL) in the middle of a job once a quarter of the checks are done,
+and the workers' ``runs.log`` says whether any job ran to the end twice. Used by
+``benchmarks/service.py`` and by ``tests/test_service_load.py`` (a smaller run)."""
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import signal
 import threading
 import time
 import urllib.request
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 #: Sentences the articles are made of: statements the scanner judges, and plain prose.
@@ -44,6 +49,10 @@ class LoadResult:
     done: int = 0
     #: ``(index, what happened)`` for every submission that was lost.
     lost: list[tuple[int, str]] = field(default_factory=list)
+    #: Jobs whose worker was killed in the middle of them.
+    killed: list[str] = field(default_factory=list)
+    #: Jobs a worker ran to the end more than once (must be none).
+    ran_twice: list[str] = field(default_factory=list)
 
     @property
     def throughput(self) -> float:
@@ -55,6 +64,8 @@ class LoadResult:
             "clients": self.clients,
             "done": self.done,
             "lost": len(self.lost),
+            "killed_mid_job": len(self.killed),
+            "ran_twice": len(self.ran_twice),
             "seconds": round(self.seconds, 2),
             "throughput_per_s": round(self.throughput, 2),
             "submit_p50_ms": round(percentile(self.submit_latencies, 50) * 1000, 1),
@@ -96,7 +107,50 @@ def submit(base: str, text: str) -> tuple[int, Any]:
         return exc.code, json.loads(exc.read() or b"{}")
 
 
-def run(base: str, submissions: int, clients: int, timeout_s: float = 300.0) -> LoadResult:
+def _runs(runs_log: Path) -> list[dict[str, Any]]:
+    if not runs_log.exists():
+        return []
+    lines = runs_log.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.endswith("}")]
+
+
+def _killer(result: LoadResult, runs_log: Path, after: int, stop: threading.Event) -> None:
+    """Once ``after`` checks are done, SIGKILL a worker process in the middle of a job (one
+    that wrote ``started`` and not yet ``done``); again while the job it held finished
+    anyway (the kill came too late), three tries at most."""
+    tries = 0
+    while not stop.wait(0.01) and tries < 3:
+        if result.done < after:
+            continue
+        runs = _runs(runs_log)
+        ended = {(r["job"], r["attempt"]) for r in runs if r["event"] != "started"}
+        running = [
+            r for r in runs if r["event"] == "started" and (r["job"], r["attempt"]) not in ended
+        ]
+        if not running:
+            continue
+        victim = running[-1]
+        tries += 1
+        try:
+            os.kill(int(victim["worker"].rpartition(":")[2]), signal.SIGKILL)
+        except ProcessLookupError:
+            continue
+        time.sleep(0.5)
+        ended = {(r["job"], r["attempt"]) for r in _runs(runs_log) if r["event"] != "started"}
+        if (victim["job"], victim["attempt"]) not in ended:
+            result.killed.append(victim["job"])
+            return
+
+
+def run(
+    base: str,
+    submissions: int,
+    clients: int,
+    timeout_s: float = 300.0,
+    kill_worker: Path | None = None,
+) -> LoadResult:
+    """The load; ``kill_worker``: the workers' ``runs.log``, to kill one in the middle of a
+    job (see :func:`_killer`) and count the jobs run twice."""
     result = LoadResult(submissions, clients)
     lock = threading.Lock()
     deadline = time.monotonic() + timeout_s
@@ -133,10 +187,20 @@ def run(base: str, submissions: int, clients: int, timeout_s: float = 300.0) -> 
             result.lost += [(n, "not finished in time") for n in pending]
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    stop = threading.Event()
+    if kill_worker is not None:
+        killer = (kill_worker, max(submissions // 4, 1), stop)
+        threads.append(threading.Thread(target=_killer, args=(result, *killer)))
     started = time.perf_counter()
     for thread in threads:
         thread.start()
-    for thread in threads:
+    for thread in threads[:clients]:
+        thread.join()
+    stop.set()
+    for thread in threads[clients:]:
         thread.join()
     result.seconds = time.perf_counter() - started
+    if kill_worker is not None:
+        finished = [r["job"] for r in _runs(kill_worker) if r["event"] in ("done", "failed")]
+        result.ran_twice = sorted({job for job in finished if finished.count(job) > 1})
     return result

@@ -121,7 +121,7 @@ def test_bad_articles_are_refused_with_a_clear_4xx(  # noqa: PLR0917
 def test_a_request_over_the_upload_limit_is_refused_before_it_is_read(client: TestClient) -> None:
     response = client.post("/api/scan", files={"file": ("big.md", b"y" * (2 * 1024 * 1024))})
     assert response.status_code == 413
-    assert "the limit is 1048576" in response.json()["error"]
+    assert response.json()["error"].endswith("bytes; the limit is 1048576")
 
 
 @pytest.mark.parametrize(
@@ -255,3 +255,8 @@ def test_the_built_site_is_served_per_language(tmp_path: Path) -> None:
         assert missing.status_code == 404
         assert "not built on this server" in missing.text
         assert local.get("/docs/ja/../../../etc/passwd").status_code == 404
+        # built after the service started: served at once, no restart
+        (root / "_build" / "html" / "ko").mkdir(parents=True)
+        (root / "_build" / "html" / "ko" / "index.html").write_text("<p>ko site</p>")
+        assert local.get("/docs/ko/index.html").text == "<p>ko site</p>"
+        assert local.get("/docs/ko/nothing.html").status_code == 404

@@ -74,6 +74,40 @@ def test_create_token_prints_a_secret_that_is_stored_only_as_its_hash(tmp_path: 
     assert bad.returncode == 2 and "token name '../x'" in bad.stderr
 
 
+def test_tokens_are_listed_and_a_revoked_one_is_refused(tmp_path: Path) -> None:
+    from checker.service.app import create_app
+    from checker.service.queue import Queue
+    from tests.service_helpers import config
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CHECKER_SERVICE_DATA": str(tmp_path)}
+    serve = [sys.executable, "-m", "checker", "serve"]
+    tokens = {}
+    for name in ("kim", "lee"):
+        made = subprocess.run(
+            [*serve, "--create-token", name], env=env, capture_output=True, text=True, check=True
+        )
+        tokens[name] = made.stdout.strip()
+    listed = subprocess.run(
+        [*serve, "--list-tokens"], env=env, capture_output=True, text=True, check=True
+    )
+    assert [line.split("\t")[0] for line in listed.stdout.splitlines()] == ["kim", "lee"]
+    assert all(token not in listed.stdout for token in tokens.values())
+    revoked = subprocess.run(
+        [*serve, "--revoke-token", "kim"], env=env, capture_output=True, text=True, check=False
+    )
+    assert (revoked.returncode, revoked.stderr) == (0, "token 'kim' revoked\n")
+    again = subprocess.run(
+        [*serve, "--revoke-token", "kim"], env=env, capture_output=True, text=True, check=False
+    )
+    assert (again.returncode, again.stderr) == (2, "error: no token named 'kim'\n")
+    cfg = config(tmp_path)
+    client = TestClient(create_app(cfg, Queue(cfg)))
+    refused = client.get("/api/jobs", headers={"Authorization": f"Bearer {tokens['kim']}"})
+    assert refused.json() == {"error": "unknown or revoked token", "status": 401}
+    kept = client.get("/api/jobs", headers={"Authorization": f"Bearer {tokens['lee']}"})
+    assert kept.json() == {"jobs": []}
+
+
 def test_running_code_needs_a_token(served: tuple[TestClient, str]) -> None:
     client, _ = served
     response = client.post("/api/scan", data={"text": SNIPPET, "run": "true"})
@@ -209,7 +243,9 @@ def test_signing_in_with_a_token_lets_the_form_run_code(strict: tuple[TestClient
     )
     assert signed.status_code == 303
     page = client.get("/").text
-    assert "Signed in as bob" in page and 'name="run" value="true">' in page
+    assert (
+        "Signed in as bob" in page and 'name="run" value="true" checked>' in page
+    )  # on by default
     submitted = client.post(
         "/check",
         data={"text": SNIPPET, "run": "true", "csrf": _csrf(client, "/")},

@@ -1,12 +1,15 @@
 """The service's pages in a real headless Chromium (selenium, the system's chromedriver), on
 ``python -m checker serve`` started on loopback: submit a corpus article and see its findings
 beside its lines; submit a catalog with an injected ``<script>`` and see it refused (shown as
-text, never run); the claims index. Screenshots go to ``_build/screenshots/service/`` (a CI
+text, never run); the claims index; a queued check's place in the line and an unknown
+address as pages in en, ja and ko; the API reference under the pages' content security
+policy. Screenshots go to ``_build/screenshots/service/`` (a CI
 artifact, as for tests/test_browser.py). Skipped only where Chromium or its driver is absent
 (Debian: ``apt-get install chromium chromium-driver``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -15,7 +18,7 @@ import pytest
 
 from checker import registry
 from checker.service.ui import translations
-from checker.text.languages import TRANSLATED
+from checker.text.languages import LANGS, TRANSLATED
 from tests.chromium import headless_chromium, needs_chromium
 from tests.helpers import ROOT, sample
 from tests.service_helpers import RunningService, config
@@ -133,3 +136,85 @@ def test_the_pages_speak_the_chosen_language(
     browser.get(service.url + "/translate")  # the choice is kept in a cookie
     assert _wait(browser, "h1").text == translations(lang).gettext("Check a translation")
     _screenshot(browser, f"translation-form-{lang}")
+
+
+@pytest.fixture(scope="module")
+def idle_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
+    """A service with no worker: what is submitted stays queued."""
+    cfg = dataclasses.replace(config(tmp_path_factory.mktemp("idle-service")), workers=0)
+    with RunningService(cfg) as running:
+        yield running
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_queued_check_shows_its_place_in_the_line(
+    idle_service: RunningService, browser: Any, lang: str
+) -> None:
+    ids = [_post(idle_service.url, f"Views share storage ({lang} {n}).")["id"] for n in range(2)]
+    browser.get(idle_service.url + f"/results/{ids[1]}?ui={lang}")
+    shown = _wait(browser, "#progress-position").text
+    label = translations(lang).gettext("place in the queue")
+    position = idle_service.get(f"/api/jobs/{ids[1]}")["position"]
+    assert shown == f"{label}: {position}" and position >= 2
+    # a prose-only check runs no snippets: no "0 / 0"
+    assert not browser.find_element("id", "progress-count").is_displayed()
+    _screenshot(browser, f"queued-{lang}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_unknown_address_is_a_page_in_the_users_language(
+    service: RunningService, browser: Any, lang: str
+) -> None:
+    browser.get(service.url + f"/?ui={lang}")  # the language is kept in a cookie
+    browser.get(service.url + "/no-such-page")
+    heading = _wait(browser, "h1").text
+    assert heading == translations(lang).gettext("Not accepted") + " (404)"
+    message = browser.find_element("id", "error-message").text
+    assert message == translations(lang).gettext("no such address: {path}").format(
+        path="/no-such-page"
+    )
+    _screenshot(browser, f"not-found-{lang}")
+
+
+def test_the_api_reference_shows_under_the_pages_policy(
+    service: RunningService, browser: Any
+) -> None:
+    browser.get(service.url + "/api/docs?ui=en")
+    sections = _wait(browser, "main").find_elements("css selector", "section.operation")
+    assert len(sections) == 11
+    heads = [s.find_element("css selector", "h2").text for s in sections]
+    assert "POST /api/scan" in heads and "GET /api/scan/{job_id}/sarif" in heads
+    assert _policy_reports(browser) == []
+    _screenshot(browser, "api-reference")
+    # the control: an inline script, as Swagger UI's page has, is reported and not run
+    browser.execute_script(
+        "const s = document.createElement('script');"
+        "s.textContent = 'document.title = \"ran\"'; document.body.appendChild(s);"
+    )
+    assert len(_policy_reports(browser)) == 1
+    assert browser.title != "ran"
+
+
+def _policy_reports(browser: Any) -> list[str]:
+    return [
+        entry["message"]
+        for entry in browser.get_log("browser")
+        if "Content Security Policy" in entry["message"]
+    ]
+
+
+def _post(url: str, text: str) -> Any:
+    import urllib.request
+
+    boundary = "browser-test"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n{text}\r\n'
+        f"--{boundary}--\r\n"
+    ).encode()
+    request = urllib.request.Request(
+        url + "/api/scan",
+        data=body,
+        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())

@@ -110,3 +110,116 @@ def test_checks_go_through_redis_to_workers_that_share_nothing_else(
         if other is not None:
             stop(other)
     assert not (tmp_path / "web" / "queue.sqlite3").exists()  # the queue was Redis
+
+
+def _redis_keys(url: str) -> dict[str, list[str]]:
+    """Every key in Redis, and the fields of each hash (huey keeps its key-value pairs, and
+    would keep task results, in hashes)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    found = {}
+    for name in client.keys("*"):
+        kind = client.type(name)
+        fields = client.hkeys(name) if kind == b"hash" else []
+        found[name.decode()] = sorted(f.decode() for f in fields)
+    return found
+
+
+def test_a_worker_started_apart_on_the_web_host_stays_listed_and_nothing_is_left_in_redis(
+    tmp_path: Path, redis_url: str
+) -> None:
+    from checker.service.worker import read_runs
+    from tests.test_service_crashes import SLOW_ARTICLE, post, started_by
+
+    cfg = dataclasses.replace(config(tmp_path / "web"), redis_url=redis_url, workers=0)
+    token = create_token(Store(cfg.database), "gwen")
+    apart = dataclasses.replace(cfg, data_dir=tmp_path / "worker", workers=1)
+    worker = start_worker(apart)  # started first, as an operator would: before the web
+    try:
+        with RunningService(cfg) as service:
+            deadline = time.monotonic() + 60
+            while len(service.get("/api/workers")["workers"]) < 1:
+                assert time.monotonic() < deadline, "the worker never listed"
+                time.sleep(0.2)
+            ids = [_post(service.url, f"Sentence {n}: views share storage.")["id"] for n in (1, 2)]
+            status, slow = post(service.url, {"text": SLOW_ARTICLE, "run": "true"}, token)
+            assert status == 202
+            # the web process started after the worker and forgot nothing it should not
+            assert len(service.get("/api/workers")["workers"]) == 1
+            # kill -9 of the worker process in the middle of the job: it runs once more
+            import os
+            import signal
+
+            os.kill(started_by(apart, slow["id"], 1), signal.SIGKILL)
+            states = [wait_finished(service.get, job_id) for job_id in [*ids, slow["id"]]]
+            assert [s["status"] for s in states] == ["done"] * 3
+            assert service.get(f"/api/scan/{slow['id']}")["ran_on"]["attempt"] == 2
+            assert len(service.get("/api/workers")["workers"]) == 1
+            keys = _redis_keys(redis_url)
+    finally:
+        stop(worker)
+    done = [r["job"] for r in read_runs(apart) if r["event"] == "done"]
+    assert sorted(done) == sorted([*ids, slow["id"]])
+    # huey's queues are empty lists (Redis drops those); its key-value hash holds only the
+    # worker's description and heartbeat: no task results, no job's keys
+    assert list(keys) == ["huey.results.checker"]
+    assert [f.split(":")[0] for f in keys["huey.results.checker"]] == ["seen", "worker"]
+
+
+def test_a_killed_web_process_leaves_other_machines_workers_at_their_job(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """``kill -9`` of the web process while a worker elsewhere (it shares only Redis) runs a
+    job: the worker goes on, and the web process started again takes its result; the job
+    ran once, as attempt 1."""
+    import os
+    import signal
+    import sys
+
+    from checker.service.worker import read_runs
+    from tests.service_running import child_env, free_port
+    from tests.test_service_crashes import SLOW_ARTICLE, post, started_by, wait_until
+
+    cfg = dataclasses.replace(config(tmp_path / "web"), redis_url=redis_url, workers=0)
+    token = create_token(Store(cfg.database), "lena")
+    apart = dataclasses.replace(cfg, data_dir=tmp_path / "worker", workers=1)
+    worker = start_worker(apart)
+    port = free_port()
+    web = subprocess.Popen(
+        [sys.executable, "-m", "checker", "serve", "--port", str(port)],
+        env=child_env(cfg),
+        cwd=cfg.root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_until(lambda: _answers(url), 60, "the web process started")
+        status, job = post(url, {"text": SLOW_ARTICLE, "run": "true"}, token)
+        assert status == 202
+        running = started_by(apart, job["id"], 1)
+        os.kill(web.pid, signal.SIGKILL)
+        web.wait()
+        assert worker.poll() is None  # not the web process's child: it goes on
+        with RunningService(cfg) as service:
+            state = wait_finished(service.get, job["id"])
+            result = service.get(f"/api/scan/{job['id']}")
+    finally:
+        if web.poll() is None:
+            web.kill()
+            web.wait()
+        stop(worker)
+    assert state["status"] == "done"
+    assert result["ran_on"] == {"worker": result["ran_on"]["worker"], "queue": "cpu", "attempt": 1}
+    assert result["ran_on"]["worker"].endswith(f":{running}")
+    events = [(r["attempt"], r["event"]) for r in read_runs(apart) if r["job"] == job["id"]]
+    assert events == [(1, "started"), (1, "done")]
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/healthz", timeout=5):
+            return True
+    except (OSError, ValueError):
+        return False

@@ -10,7 +10,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from checker.service.queue import Queue
 from checker.service.store import Store
+from checker.service.worker import key
 from tests.service_helpers import RunningService, config, wait_finished
 
 
@@ -36,14 +38,16 @@ def test_nothing_is_lost_across_a_restart(tmp_path: Path) -> None:
     with RunningService(without_workers) as service:
         queued = [_post(service.url, f"Sentence number {n} about views.")["id"] for n in range(5)]
         assert service.get("/healthz")["queued"] == 5
-    # a worker died in the middle of a check: the job is left "running"
+    # the first was sent to the workers (one anonymous job at a time with none there), and a
+    # worker on another machine claimed it and died: no heartbeat ever came
     store = Store(without_workers.database)
-    assert store.claim(queued[0]) is not None
-    assert store.count("running") == 1
+    assert [store.job(job_id).attempt for job_id in queued] == [1, 0, 0, 0, 0]  # type: ignore[union-attr]
+    Queue(without_workers).huey.put(key("claim", queued[0], 1), "elsewhere:1")
     with RunningService(dataclasses.replace(without_workers, workers=1)) as service:
         states = [wait_finished(service.get, job_id) for job_id in queued]
         assert [s["status"] for s in states] == ["done"] * 5
         finished = {job_id: service.get(f"/api/scan/{job_id}") for job_id in queued}
+    assert [finished[job_id]["ran_on"]["attempt"] for job_id in queued] == [2, 1, 1, 1, 1]
     assert store.count() == 5
     with RunningService(without_workers) as service:
         assert service.get("/healthz") == {"status": "ok", "queued": 0, "running": 0}

@@ -21,25 +21,33 @@ def _add(store: Store, ttl_s: float = 60.0) -> str:
     return store.add_job("scan", "en", "a.md", ".md", "Views.", False, None, ttl_s).id
 
 
-def test_a_job_is_claimed_once(tmp_path: Path) -> None:
+def test_an_attempt_is_sent_once_and_a_finished_job_is_never_sent_again(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.sqlite3")
     job_id = _add(store)
-    first = store.claim(job_id)
-    assert first is not None and first.status == "running"
-    assert store.claim(job_id) is None
-    store.finish(job_id, {"schema": "x"})
-    assert store.claim(job_id) is None
-    assert store.unfinished() == []
+    assert store.send(job_id, 1) is True
+    assert store.send(job_id, 1) is False  # attempt 1 went already
+    assert store.send(job_id, 2) is True  # its worker died: once more
+    assert store.finish(job_id, {"schema": "x"}) is True
+    assert store.finish(job_id, {"schema": "y"}) is False  # a late worker changes nothing
+    assert store.fail(job_id, "late") is False
+    assert store.send(job_id, 3) is False
+    job = store.job(job_id)
+    assert job is not None and (job.status, job.attempt, job.result) == ("done", 2, {"schema": "x"})
+    assert store.unfinished_ids() == []
 
 
-def test_a_running_job_of_a_stopped_worker_is_queued_again(tmp_path: Path) -> None:
+def test_anonymous_jobs_are_held_until_sent_and_wait_behind_token_holders(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.sqlite3")
-    running, queued, done = _add(store), _add(store), _add(store)
-    store.claim(running)
-    store.claim(done)
-    store.finish(done, {})
-    assert store.unfinished() == [running, queued]
-    assert store.claim(running) is not None
+    anonymous = [_add(store) for _ in range(3)]
+    token = store.add_job("scan", "en", "a.md", ".md", "Views.", False, "ann", 60.0)
+    assert store.held() == anonymous
+    store.send(anonymous[0], 1)
+    assert store.held() == anonymous[1:]
+    assert store.sent_anonymous() == 1
+    # the token holder's job comes next, whatever came before it
+    assert store.position(token) == 1
+    last = store.job(anonymous[2])
+    assert last is not None and store.position(last) == 4
 
 
 def test_results_expire(tmp_path: Path) -> None:
@@ -69,12 +77,13 @@ def test_the_settings_reach_the_workers_through_the_environment(tmp_path: Path) 
 def test_a_job_that_finishes_between_two_collections_keeps_its_counts(tmp_path: Path) -> None:
     """A worker can write its last progress and its result before the web process looks: the
     finished job still says how many snippets ran (it said 0 of 0, now and then, in CI)."""
-    from checker.service.queue import _key
+    from checker.service.worker import key
 
     queue = Queue(config(tmp_path))
     job_id = _add(queue.store)
-    queue.huey.put(_key("progress", job_id), {"stage": "judged", "done": 2, "total": 2})
-    queue.huey.put(_key("result", job_id), {"status": "done", "result": {"schema": "x"}})
+    queue.store.send(job_id, 1)
+    queue.huey.put(key("progress", job_id, 1), {"stage": "judged", "done": 2, "total": 2})
+    queue.huey.put(key("result", job_id, 1), {"status": "done", "result": {"schema": "x"}})
     queue.collect(job_id)
     job = queue.store.job(job_id)
     assert job is not None

@@ -29,7 +29,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--lang", choices=("auto", *LANGS), default="auto")
     p.add_argument(
         "--format",
-        choices=("text", "json", "github"),
+        choices=("text", "json", "github", "sarif"),
         default=os.environ.get("CHECKER_FORMAT", "text"),
     )
     p.add_argument(

@@ -115,8 +115,17 @@ def render_github(result: ScanResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_sarif(result: ScanResult) -> str:
+    """SARIF 2.1.0, for GitHub code scanning (:mod:`checker.scan.sarif`)."""
+    from checker.scan.sarif import sarif_document
+
+    document = sarif_document(json.loads(render_json(result)))
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
 RENDERERS: dict[str, Callable[[ScanResult], str]] = {
     "text": render_text,
     "json": render_json,
     "github": render_github,
+    "sarif": render_sarif,
 }

@@ -9,16 +9,37 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
-from checker.service import auth, limits, preview, submissions
+from checker.service import auth, csrf, errors, limits, preview, submissions
 from checker.service.config import ServiceConfig
 from checker.service.queue import Queue
-from checker.service.store import ServiceJob, Store
-from checker.text.languages import LANGS
+from checker.service.store import ActiveLimit, ServiceJob, Store
 
 TOKEN_COOKIE = "checker_token"
+#: Methods that change nothing: a cookie alone authenticates them.
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def _check_cookie_request(request: Request) -> None:
+    """A state-changing request authenticated by the token cookie: from this site's pages
+    only (double-submit CSRF token, and the ``Origin`` when a browser names one)."""
+    origin = request.headers.get("origin")
+    if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
+        raise limits.Refused(
+            limits.FORBIDDEN,
+            "a request from {origin} cannot use this site's sign-in: send the token as "
+            "'Authorization: Bearer' instead",
+            origin=repr(origin[:80]),
+        )
+    submitted = request.headers.get("x-csrf-token") or getattr(request.state, "csrf", None)
+    if not csrf.valid(request.cookies.get(csrf.COOKIE), submitted):
+        raise limits.Refused(
+            limits.FORBIDDEN,
+            "signed in by cookie, a request must repeat the form's CSRF token (field 'csrf' "
+            "or header X-CSRF-Token); a script sends 'Authorization: Bearer' instead",
+        )
 
 
 @dataclass
@@ -44,12 +65,24 @@ class Service:
             job = self.store.job(job_id)
         return job
 
+    def describe(self, job: ServiceJob) -> dict[str, Any]:
+        """What the API says about a job: :meth:`ServiceJob.public` and, while it is queued,
+        its place in the line (1: next)."""
+        position = self.store.position(job) if job.status == "queued" else None
+        return {**job.public(), "position": position}
+
     def owner(self, request: Request) -> str | None:
         """The token's name for an authenticated request (``Authorization: Bearer`` or the
-        cookie the login form set); ``None`` for an anonymous one. A wrong token is refused."""
+        cookie the login form set); ``None`` for an anonymous one. A wrong token is refused,
+        and so is a request that changes state on the strength of the cookie alone: it must
+        repeat the CSRF token (the form's field, or ``X-CSRF-Token``) and, when it names an
+        ``Origin``, come from this site."""
         header = request.headers.get("authorization", "")
         token = header[7:].strip() if header.lower().startswith("bearer ") else None
-        token = token or request.cookies.get(TOKEN_COOKIE)
+        if token is None:
+            token = request.cookies.get(TOKEN_COOKIE)
+            if token is not None and request.method not in SAFE_METHODS:
+                _check_cookie_request(request)
         if token is None:
             return None
         owner = auth.owner_of(self.store, token)
@@ -94,24 +127,26 @@ class Service:
                 "without one, submit a prose-only check",
             )
         self.rate.check(client)
-        if owner is not None:
-            limits.check_concurrency(self.config.limits, self.store, owner)
         if kind == "scan" and run_code:
             from checker.service.checks import snippet_count
 
             count = snippet_count(f"article{submission.suffix}", submission.text)
             limits.check_snippets(self.config.limits, count)
         self.purge()  # expired results go as new ones come
-        job = self.store.add_job(
-            kind,
-            submission.lang,
-            submission.name,
-            submission.suffix,
-            submission.text,
-            run_code,
-            owner,
-            self.config.result_ttl_s,
-        )
+        try:
+            job = self.store.add_job(
+                kind,
+                submission.lang,
+                submission.name,
+                submission.suffix,
+                submission.text,
+                run_code,
+                owner,
+                self.config.result_ttl_s,
+                max_active=self.config.limits.jobs_per_token,
+            )
+        except ActiveLimit as exc:
+            raise limits.too_many_active(self.config.limits, exc.active) from None
         self.queue.enqueue(job)
         return job
 
@@ -135,38 +170,19 @@ def create_app(config: ServiceConfig, queue: Queue | None = None) -> FastAPI:
         title="checker service",
         summary="Check articles about PyTorch and translations of the docs",
         version="1",
-        docs_url="/api/docs",
+        docs_url=None,  # /api/docs is a page of ours (pages.api_reference): no script
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
     app.state.service = service
-    # the built sites first: the pages' /docs/{lang}/ route only answers where none is built
-    for lang in LANGS:
-        built = config.site / lang
-        if (built / "index.html").is_file():
-            app.mount(f"/docs/{lang}", StaticFiles(directory=built, html=True), name=f"docs-{lang}")
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)
 
-    @app.exception_handler(limits.Refused)
-    async def refused(request: Request, exc: limits.Refused) -> Response:
-        if request.url.path.startswith("/api/"):
-            return JSONResponse(exc.public(), status_code=exc.status)
-        return pages.error_page(request, exc)
+    errors.install(app, config.limits.upload_bytes, pages.error_page)
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Any) -> Response:
-        length = request.headers.get("content-length")
-        # the multipart envelope adds a little to the limit on the content itself
-        if length and length.isdigit() and int(length) > config.limits.upload_bytes + 64 * 1024:
-            exc = limits.Refused(
-                limits.TOO_LARGE,
-                "the request has {size} bytes; the limit is {limit}",
-                size=length,
-                limit=config.limits.upload_bytes,
-            )
-            return JSONResponse(exc.public(), status_code=exc.status)
         response: Response = await call_next(request)
         if not request.url.path.startswith("/docs/"):  # the built site has its own scripts
             response.headers.setdefault(

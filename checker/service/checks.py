@@ -79,7 +79,7 @@ def snippet_count(name: str, text: str) -> int:
     try:
         document = read_bytes(Path(name), text.encode("utf-8"))
     except ReadError:
-        return 0
+        return 0  # the scan says why
     return sum(1 for p in _prepare(document) if p.program is not None)
 
 
@@ -162,8 +162,9 @@ def check_translation(
     errors = sum(1 for f in document["findings"] if f["severity"] == "error")
     warnings = len(document["findings"]) - errors
     document["summary"] = {"errors": errors, "warnings": warnings}
+    document["catalogs"] = 1  # the one submitted
     document["languages"] = {
-        lang: {**found, "pages": {page: found["pages"].get(page)}}
+        lang: _page_counts(found, page, [f for f in document["findings"] if f["lang"] == lang])
         for lang, found in document["languages"].items()
     }
     document["preview"] = None
@@ -178,6 +179,24 @@ def check_translation(
             document["preview_error"] = str(exc)
     progress("checked", len(catalog.entries), len(catalog.entries))
     return dict(document)
+
+
+def _page_counts(
+    found: dict[str, Any], page: str, findings: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A language's counts for the one page checked: its coverage and its findings (the
+    gate's own counts are of every page and generated catalog of the language)."""
+    coverage = found["pages"].get(page) or {"translated": 0, "total": 0}
+    total = int(coverage["total"])
+    errors = sum(1 for f in findings if f["severity"] == "error")
+    return {
+        "translated": coverage["translated"],
+        "total": total,
+        "percent": round(100.0 * coverage["translated"] / total, 1) if total else 100.0,
+        "errors": errors,
+        "warnings": len(findings) - errors,
+        "pages": {page: found["pages"].get(page)},
+    }
 
 
 def page_with_text(msgids: list[str], docs: Path, pages: tuple[str, ...]) -> str | None:

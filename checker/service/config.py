@@ -21,6 +21,9 @@ class ServiceLimits:
     snippets: int = 40
     #: Unfinished jobs one token may have at once.
     jobs_per_token: int = 2
+    #: Anonymous jobs with the workers at once, service-wide (0: one fewer than the cpu
+    #: workers there, at least one); the others wait their turn, token holders' go first.
+    anonymous_jobs: int = 0
     #: Submissions one client (token, else address) may make per window.
     rate: int = 60
     rate_window_s: float = 60.0
@@ -47,6 +50,10 @@ class ServiceConfig:
     #: Seconds between a worker's signs of life; one silent for four of them (it crashed, or
     #: its machine went away) is no longer listed, and no check is routed to it.
     worker_heartbeat_s: float = 5.0
+    #: Addresses of reverse proxies whose ``X-Forwarded-For``/``-Proto`` are believed
+    #: (comma-separated; empty: none, the connection's address is the client's, whatever a
+    #: request says, loopback included).
+    trusted_proxies: str = ""
     limits: ServiceLimits = dataclasses.field(default_factory=ServiceLimits)
 
     @property
@@ -84,6 +91,7 @@ class ServiceConfig:
             ("snippet_timeout_s", float),
             ("snippet_memory_gib", float),
             ("worker_heartbeat_s", float),
+            ("trusted_proxies", str),
         ):
             raw = get(name.upper())
             if raw is not None:
@@ -113,6 +121,8 @@ class ServiceConfig:
         }
         if self.redis_url:
             env[_PREFIX + "REDIS_URL"] = self.redis_url
+        if self.trusted_proxies:
+            env[_PREFIX + "TRUSTED_PROXIES"] = self.trusted_proxies
         for f in dataclasses.fields(ServiceLimits):
             env[f"{_PREFIX}LIMIT_{f.name.upper()}"] = str(getattr(self.limits, f.name))
         return env

@@ -13,12 +13,12 @@ import time
 from collections import deque
 
 from checker.service.config import ServiceLimits
-from checker.service.store import Store
 
 BAD_REQUEST = 400
 UNAUTHORIZED = 401
 FORBIDDEN = 403
 NOT_FOUND = 404
+METHOD_NOT_ALLOWED = 405
 TOO_LARGE = 413
 UNSUPPORTED = 415
 UNPROCESSABLE = 422
@@ -85,16 +85,15 @@ def check_snippets(limits: ServiceLimits, snippets: int) -> None:
         )
 
 
-def check_concurrency(limits: ServiceLimits, store: Store, owner: str) -> None:
-    active = store.active_jobs(owner)
-    if active >= limits.jobs_per_token:
-        raise Refused(
-            TOO_MANY,
-            "{active} of your checks are still queued or running; the limit is "
-            "{limit} at once: wait for one to finish",
-            active=active,
-            limit=limits.jobs_per_token,
-        )
+def too_many_active(limits: ServiceLimits, active: int) -> Refused:
+    """The refusal of a token's job past its limit (the store counts, atomically)."""
+    return Refused(
+        TOO_MANY,
+        "{active} of your checks are still queued or running; the limit is "
+        "{limit} at once: wait for one to finish",
+        active=active,
+        limit=limits.jobs_per_token,
+    )
 
 
 class RateLimiter:

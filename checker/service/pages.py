@@ -4,6 +4,7 @@ submitted text reaches a page only as template data, never as markup."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -83,6 +84,7 @@ def _check_csrf(request: Request, submitted: str | None) -> None:
         raise limits.Refused(
             limits.FORBIDDEN, "the form expired or came from another site: reload it and submit"
         )
+    request.state.csrf = submitted  # the sign-in cookie's check (Service.owner) reads it
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -143,14 +145,30 @@ def result_page(request: Request, job_id: str) -> Response:
                 limits.NOT_FOUND, "no check {job} (unknown or expired)", job=repr(job_id[:40])
             ),
         )
-    context: dict[str, Any] = {"job": job, "lines": [], "entries": [], "errors": []}
+    service = request.app.state.service
+    context: dict[str, Any] = {
+        "job": job,
+        "lines": [],
+        "entries": [],
+        "errors": [],
+        "position": service.store.position(job) if job.status == "queued" else None,
+        "shown_lang": _shown_lang(job),
+    }
     if job.status == "done" and job.result is not None:
         if job.kind == "scan":
-            context["lines"] = scan_lines(job.content, job.result["findings"])
+            context["lines"] = scan_lines(job.content, job.result["findings"], job.suffix)
             context["errors"] = job.result["summary"]["errors"]
         else:
             context["entries"] = translation_entries(job.content, job.lang, job.result["findings"])
     return render(request, "result.html", **context)
+
+
+def _shown_lang(job: ServiceJob) -> str:
+    """The article's language: the one chosen, else the one its findings were read in."""
+    if job.lang != "auto" or job.result is None or job.kind != "scan":
+        return job.lang
+    found = Counter(str(f["lang"]) for f in job.result.get("findings", ()))
+    return found.most_common(1)[0][0] if found else job.lang
 
 
 #: The preview is a page of the site: its styles are inline too; scripts stay our own only.
@@ -193,6 +211,52 @@ def preview_page(request: Request, job_id: str, rest: str) -> Response:
     )
 
 
+def _operations(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The operations of an OpenAPI document, as the reference page lists them."""
+    found = []
+    for path, methods in spec["paths"].items():
+        for method, operation in methods.items():
+            content: dict[str, Any] = operation.get("requestBody", {}).get("content", {})
+            first: dict[str, Any] = next(iter(content.values()), {})
+            form: dict[str, Any] = first.get("schema", {})
+            if "$ref" in form:
+                form = spec["components"]["schemas"][form["$ref"].rpartition("/")[2]]
+            required = set(form.get("required", ()))
+            fields = [
+                {"name": name, "required": name in required, "description": f.get("description")}
+                for name, f in form.get("properties", {}).items()
+            ]
+            answers = []
+            for status, answer in sorted(operation.get("responses", {}).items()):
+                media: dict[str, Any] = answer.get("content", {})
+                medium: dict[str, Any] = next(iter(media.values()), {})
+                schema: dict[str, Any] = medium.get("schema", {})
+                model = schema.get("$ref", "").rpartition("/")[2] or None
+                answers.append(
+                    {"status": status, "description": answer.get("description"), "model": model}
+                )
+            found.append(
+                {
+                    "method": method.upper(),
+                    "path": path,
+                    "anchor": f"{method}-{path}".replace("/", "-").strip("-"),
+                    "summary": (operation.get("description") or operation.get("summary") or "")
+                    .replace("``", "")
+                    .strip(),
+                    "fields": fields,
+                    "answers": answers,
+                }
+            )
+    return found
+
+
+@router.get("/api/docs", response_class=HTMLResponse)
+def api_reference(request: Request) -> Response:
+    """The API's reference, rendered here from its OpenAPI document: no script, so the
+    pages' content security policy holds (Swagger UI needs inline script or a CDN)."""
+    return render(request, "api_docs.html", operations=_operations(request.app.openapi()))
+
+
 @router.get("/claims", response_class=HTMLResponse)
 def claims_page(request: Request) -> Response:
     return render(
@@ -201,9 +265,19 @@ def claims_page(request: Request) -> Response:
 
 
 @router.get("/docs/{lang}/{rest:path}", response_class=HTMLResponse)
-def docs_missing(request: Request, lang: str, rest: str) -> Response:
-    """Reached only where the site of ``lang`` is not built (built sites are mounted)."""
-    return render(request, "docs_missing.html", status=404, docs_lang=lang[:5])
+def docs(request: Request, lang: str, rest: str) -> Response:
+    """The built site of ``lang``, as soon as it is built (a build after ``serve`` started
+    is served without a restart); a page that says how to build it until then."""
+    service = request.app.state.service
+    if lang not in LANGS or not (service.config.site / lang / "index.html").is_file():
+        return render(request, "docs_missing.html", status=404, docs_lang=lang[:5])
+    site = (service.config.site / lang).resolve()
+    target = (site / rest).resolve()
+    if target.is_dir():
+        target = target / "index.html"
+    if target.is_relative_to(site) and target.is_file():
+        return FileResponse(target)
+    raise limits.Refused(limits.NOT_FOUND, "no such address: {path}", path=request.url.path)
 
 
 @router.get("/login", response_class=HTMLResponse)

@@ -92,14 +92,27 @@ def article(raw: bytes, filename: str | None, lang: str, limits: ServiceLimits) 
     if not text.strip():
         raise Refused(UNPROCESSABLE, "the article is empty")
     if suffix == ".ipynb":
+        from pathlib import Path
+
+        from checker.scan.document import ReadError
+        from checker.scan.readers.notebook import MAX_DEPTH, load
+
         try:
-            notebook = json.loads(text)
-        except json.JSONDecodeError as exc:
+            notebook = load(Path("article.ipynb"), text)
+        except ReadError as exc:
+            if "nested" in exc.message:
+                raise Refused(
+                    UNPROCESSABLE,
+                    "not a notebook: JSON nested more than {depth} levels deep at line {at}",
+                    exc.line,
+                    depth=MAX_DEPTH,
+                    at=exc.line,
+                ) from exc
             raise Refused(
                 UNPROCESSABLE,
                 "not a notebook: invalid JSON at line {at}",
-                exc.lineno,
-                at=exc.lineno,
+                exc.line,
+                at=exc.line,
             ) from exc
         if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
             raise Refused(UNPROCESSABLE, "not a notebook: no list of cells")

@@ -16,6 +16,8 @@ The pipeline::
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -65,11 +67,21 @@ class Catalog:
 
 
 def read_catalog(path: Path, lang: str | None = None) -> Catalog:
-    """Read ``path``; check its header against ``lang`` when given. Never raises."""
+    """Read ``path``; check its header against ``lang`` when given. Never raises. A catalog
+    is a regular file: a symbolic link (it could name any file of the machine, whose lines the
+    findings would quote) is refused unread."""
     try:
-        raw = path.read_bytes()
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
+        if path.is_symlink():
+            reason = "a symbolic link, not followed: a catalog must be a regular file"
+            return Catalog(path, problems=(Problem(1, ProblemKind.ENCODING, reason),))
         return Catalog(path, problems=(Problem(1, ProblemKind.ENCODING, f"cannot read: {exc}"),))
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            reason = "not a regular file: a catalog must be one"
+            return Catalog(path, problems=(Problem(1, ProblemKind.ENCODING, reason),))
+        raw = handle.read()
     return parse_catalog(raw, path, lang)
 
 

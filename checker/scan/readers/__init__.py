@@ -67,4 +67,14 @@ def read_bytes(path: Path, raw: bytes) -> Document:
             path, line, f"not UTF-8: byte {raw[exc.start]:#04x} ({exc.reason})"
         ) from exc
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    return reader_for(path)(path, text)
+    try:
+        return reader_for(path)(path, text)
+    except RecursionError as exc:  # a parser recursing once per level of nesting
+        raise ReadError(path, _deepest_line(text), "nested too deeply to read") from exc
+
+
+def _deepest_line(text: str) -> int:
+    """The line indented deepest (where nesting is deepest, in an indented format)."""
+    lines = text.split("\n")
+    depth = [len(line) - len(line.lstrip()) if line.strip() else -1 for line in lines]
+    return depth.index(max(depth)) + 1 if lines else 1

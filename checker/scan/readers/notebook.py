@@ -12,15 +12,47 @@ from typing import Any
 from checker.scan.document import NOTEBOOK, Block, BlockKind, Document, ReadError, block
 from checker.scan.readers.markdown import blocks_of
 
-__all__ = ["NOTEBOOK", "read"]
+__all__ = ["MAX_DEPTH", "NOTEBOOK", "load", "read"]
 _SOURCE_KEY = re.compile(r'^\s*"source"\s*:', re.MULTILINE)
+#: Arrays and objects a notebook nests at most (a real one nests about six deep); deeper
+#: JSON is refused before it is parsed, as the parser would recurse once per level.
+MAX_DEPTH = 64
+_STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _too_deep(text: str) -> int | None:
+    """The line where the JSON nests past :data:`MAX_DEPTH`; ``None`` within it. Strings are
+    skipped (brackets inside them are text)."""
+    depth = 0
+    for match in _STRUCTURE.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return text.count("\n", 0, match.start()) + 1
+        elif token in "]}":
+            depth -= 1
+    return None
+
+
+def load(path: Path, text: str) -> Any:
+    """The notebook's JSON; a :class:`ReadError` with the line for invalid or too deeply
+    nested JSON."""
+    line = _too_deep(text)
+    if line is not None:
+        raise ReadError(
+            path, line, f"not a notebook: JSON nested more than {MAX_DEPTH} levels deep"
+        )
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReadError(path, exc.lineno, f"not a notebook: invalid JSON ({exc.msg})") from exc
+    except RecursionError as exc:  # deeper than this interpreter allows
+        raise ReadError(path, 1, "not a notebook: JSON nested too deeply") from exc
 
 
 def read(path: Path, text: str) -> Document:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ReadError(path, exc.lineno, f"not a notebook: invalid JSON ({exc.msg})") from exc
+    data = load(path, text)
     cells = data.get("cells") if isinstance(data, dict) else None
     if not isinstance(cells, list):
         raise ReadError(path, 1, "not a notebook: no 'cells' list")

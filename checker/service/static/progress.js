@@ -7,6 +7,7 @@
   var stage = document.getElementById("progress-stage");
   var count = document.getElementById("progress-count");
   var bar = document.getElementById("progress-bar");
+  var position = document.getElementById("progress-position");
   function poll() {
     fetch("/api/jobs/" + encodeURIComponent(id), {headers: {"Accept": "application/json"}})
       .then(function (r) { return r.json(); })
@@ -15,6 +16,11 @@
           section.getAttribute("data-stage-other");
         stage.textContent = label;
         count.textContent = job.progress.done + " / " + job.progress.total;
+        count.hidden = !job.progress.total;  // a prose-only check runs no snippets
+        position.hidden = !job.position;
+        if (job.position) {
+          position.textContent = position.getAttribute("data-label") + ": " + job.position;
+        }
         bar.max = Math.max(job.progress.total, 1);
         bar.value = job.progress.done;
         if (job.status === "done" || job.status === "failed") {
