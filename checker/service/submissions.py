@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from checker.report.plain_text import plain
 from checker.service.config import ServiceLimits
 from checker.service.limits import (
     BAD_REQUEST,
@@ -41,10 +42,12 @@ class Submission:
 
 
 def shown_name(name: str | None, default: str) -> str:
-    """The name to show for an upload: its last part, without control characters."""
+    """The name to show for an upload: its last part, without control characters or
+    characters that hide or reorder text (``plain``: a U+202E would show ``gpj.exe`` as
+    ``exe.jpg``)."""
     if not name:
         return default
-    cleaned = _UNSHOWN.sub("", PurePosixPath(name.replace("\\", "/")).name)[:100]
+    cleaned = _UNSHOWN.sub("", plain(PurePosixPath(name.replace("\\", "/")).name))[:100]
     return cleaned or default
 
 

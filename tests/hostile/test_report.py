@@ -65,3 +65,10 @@ def test_a_multi_line_message_stays_on_its_finding_line() -> None:
     annotations = render_github(result).splitlines()
     assert [line.split(" ", 1)[0] for line in annotations if line.startswith("::")] == ["::error"]
     assert sum(not line.startswith("::") for line in annotations) == 1  # the summary
+
+
+def test_a_file_name_cannot_reorder_what_the_service_shows() -> None:
+    from checker.service.submissions import shown_name
+
+    assert shown_name("notes\u202egpj.md", "article.md") == "notesgpj.md"
+    assert shown_name("a\u2066b\u200bc\U000e0041.md", "article.md") == "abc.md"

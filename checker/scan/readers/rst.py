@@ -16,14 +16,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from checker.scan.document import OUTPUT_LABEL, Block, BlockKind, Document, ReadError, block
-
-
-def _deepest(text: str) -> tuple[int, int]:
-    """The line (1-based) with the deepest indentation, and its indentation."""
-    depths = [len(line) - len(line.lstrip()) for line in text.split("\n")]
-    deepest = max(range(len(depths)), key=depths.__getitem__) if depths else 0
-    return deepest + 1, depths[deepest] if depths else 0
+from checker.scan.document import OUTPUT_LABEL, Block, BlockKind, Document, block
 
 
 def read(path: Path, text: str) -> Document:
@@ -32,24 +25,18 @@ def read(path: Path, text: str) -> Document:
 
     _register_sphinx_names()
     warnings = io.StringIO()
-    try:
-        tree = publish_doctree(
-            text,
-            source_path=str(path),
-            settings_overrides={
-                "report_level": 2,
-                "halt_level": 5,
-                "warning_stream": warnings,
-                "file_insertion_enabled": False,
-                "raw_enabled": False,
-                "input_encoding": "unicode",
-            },
-        )
-    except RecursionError:  # docutils reads each level of nesting with a level of recursion
-        line, depth = _deepest(text)
-        raise ReadError(
-            path, line, f"nested too deeply to read ({depth} columns of indentation)"
-        ) from None
+    tree = publish_doctree(
+        text,
+        source_path=str(path),
+        settings_overrides={
+            "report_level": 2,
+            "halt_level": 5,
+            "warning_stream": warnings,
+            "file_insertion_enabled": False,
+            "raw_enabled": False,
+            "input_encoding": "unicode",
+        },
+    )
     lines = text.split("\n")
     finder = _LineFinder(lines)
     blocks: list[Block] = []
