@@ -35,6 +35,7 @@ CASES = [
     ("flipped-claim.ja.po", "guide", [("claim-negation", 21)]),
     ("flipped-claim.ko.po", "guide", [("claim-negation", 21)]),
     ("changed-number.ja.po", "guide", [("number", 25)]),
+    ("changed-unit.ko.po", "guide", [("unit", 25)]),
     # structure
     ("removed-link.ko.po", "guide", [("link", 36)]),
     ("removed-role.ja.po", "guide", [("role", 17)]),

@@ -1,0 +1,203 @@
+"""The translation gate against a hostile translator (issues 26 and 28): each attack is one
+catalog in tests/hostile/gate/, and the gate refuses it with exactly the expected findings.
+
+tests/hostile/gate/ is a small project of its own: one English page (docs/claims.md) with
+three claims and sentences that give numbers with units, its template, and a clean Japanese
+and Korean catalog. Each ``<attack>.<lang>.po`` is the clean catalog of its language with one
+line changed (its first comment says which); it replaces that catalog, the other language's
+stays clean and is still checked.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from checker.i18n import I18nOptions, I18nResult, check
+from checker.i18n.polarity import markers, normalised
+from checker.i18n.quantities import cjk_numbers, units
+from checker.typing import Lang
+
+GATE = Path(__file__).parent / "gate"
+CATALOG = "LC_MESSAGES/claims.po"
+
+#: ``(attack file, [(check, line of the .po)])``: the findings each attack must produce.
+ATTACKS = [
+    # issue 28 item 8: a claim flipped past the negation check
+    ("negation-unrelated.ja.po", [("claim-negation", 21)]),  # …受け付けず…珍しくない
+    ("negation-unrelated.ko.po", [("claim-negation", 21)]),  # …받지 않고…드물지 않습니다
+    ("negation-added-pair.ja.po", [("claim-negation", 21)]),  # a flip plus 変わらない
+    ("negation-denial.ja.po", [("claim-negation", 21)]),  # …というのは誤りです
+    ("negation-denial.ko.po", [("claim-negation", 21)]),  # …라는 것은 틀린 말입니다
+    ("negation-halfwidth.ja.po", [("claim-negation", 21)]),  # ではﾅｸ … でもﾅｲ
+    ("negation-invisible.ja.po", [("claim-negation", 21)]),  # な<U+200B>く
+    # issue 28 item 9: units and numbers
+    ("unit-gib-mib.ja.po", [("unit", 29)]),
+    ("unit-seconds-minutes.ja.po", [("unit", 29)]),
+    ("unit-ms-s.ko.po", [("unit", 33)]),
+    ("unit-kib-kb.ko.po", [("unit", 33)]),
+    ("unit-bytes-bits.ko.po", [("unit", 21)]),
+    ("number-repeated.ja.po", [("number", 37)]),  # F9: "five" became a second 4
+    ("number-swap-repeated.ja.po", [("number", 41)]),  # F9: 20 … 4 became 4 … 20 … 4
+    ("number-kanji-tenfold.ja.po", [("number", 45)]),  # F10: 4 の十倍
+    ("number-kanji-eighty.ja.po", [("number", 45)]),  # F10: 上限は八十
+    ("number-hangul-forty.ko.po", [("number", 45)]),  # 사십
+    ("charset-xcharset.ja.po", [("encoding", 7)]),  # F12
+]
+
+
+def gate_options(locales: Path) -> I18nOptions:
+    """Options that check ``locales`` against tests/hostile/gate's page and template."""
+    return I18nOptions(
+        docs=GATE / "docs",
+        locales=locales,
+        conf_dir=GATE,
+        glossary=None,
+        langs=("ja", "ko"),
+        templates=GATE / "templates",
+        claim_package=None,
+        root=locales.parent,
+    )
+
+
+def gate_locales(tmp_path: Path, attack: str | None = None) -> Path:
+    """A copy of the clean catalogs, with ``attack`` in place of its language's catalog."""
+    locales = tmp_path / "locales"
+    shutil.copytree(GATE / "locales", locales)
+    if attack is not None:
+        lang = attack.removesuffix(".po").rsplit(".", 1)[1]
+        shutil.copyfile(GATE / attack, locales / lang / CATALOG)
+    return locales
+
+
+def run_gate(tmp_path: Path, attack: str | None = None) -> I18nResult:
+    return check(gate_options(gate_locales(tmp_path, attack)))
+
+
+def test_the_clean_catalogs_pass(tmp_path: Path) -> None:
+    result = run_gate(tmp_path)
+    assert [f"{f.path}:{f.line}: {f.message}" for f in result.findings] == []
+    assert result.catalogs == 2
+    assert [(c.lang, c.translated, c.total) for c in result.coverage] == [
+        ("ja", 9, 9),
+        ("ko", 9, 9),
+    ]
+
+
+@pytest.mark.parametrize(("attack", "expected"), ATTACKS, ids=[a for a, _ in ATTACKS])
+def test_each_attack_is_refused_with_its_finding(
+    tmp_path: Path, attack: str, expected: list[tuple[str, int]]
+) -> None:
+    lang = attack.removesuffix(".po").rsplit(".", 1)[1]
+    result = run_gate(tmp_path, attack)
+    found = [(f.path, f.check.value, f.line, f.severity.value) for f in result.findings]
+    path = f"locales/{lang}/{CATALOG}"
+    assert found == [(path, name, line, "error") for name, line in expected], [
+        f"{f.line}: {f.message}" for f in result.findings
+    ]
+    assert result.exit_code == 1
+
+
+def test_every_attack_file_is_in_the_table() -> None:
+    files = {p.name for p in GATE.glob("*.po")}
+    assert files == {attack for attack, _ in ATTACKS}
+
+
+def test_the_findings_say_what_changed(tmp_path: Path) -> None:
+    def message(attack: str) -> str:
+        [finding] = run_gate(tmp_path / attack, attack).findings
+        return finding.message
+
+    assert message("negation-denial.ja.po") == (
+        "claim gate/float16-is-2-bytes: the English statement asserts it, the translation "
+        "denies it (negation: というのは誤り)"
+    )
+    assert message("negation-added-pair.ja.po") == (
+        "claim gate/float16-is-2-bytes: the English statement holds 0 negation(s), the "
+        "translation 2: a negation added or dropped flips the claim or hides a flip "
+        "(negation: なく, 変わらない)"
+    )
+    assert message("unit-gib-mib.ja.po") == (
+        "units differ: the English has 4 GiB, the translation 4 MiB"
+    )
+    assert message("unit-seconds-minutes.ja.po") == (
+        "units differ: the English has 20 s, the translation 20 min"
+    )
+    assert message("number-repeated.ja.po") == "numbers differ: 4 not in the English"
+    assert message("number-kanji-tenfold.ja.po") == "numbers differ: 10 not in the English"
+    assert message("number-hangul-forty.ko.po") == "numbers differ: 40 not in the English"
+    assert message("charset-xcharset.ja.po") == (
+        "the header declares charset latin-1; use charset=UTF-8"
+    )
+
+
+# -- the readings the checks rely on ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "expected"),
+    [
+        # sentence-level denials
+        ("ja", "2 バイトだというのは誤りです。", ["というのは誤り"]),
+        ("ja", "この説明は間違いです。", ["間違いです"]),
+        ("ko", "2바이트라는 것은 틀린 말입니다.", ["틀린 말입니다"]),
+        ("ko", "이 설명은 거짓입니다.", ["거짓입니"]),
+        ("en", "That it takes 2 bytes is false.", ["is false"]),
+        # double negations that stay affirmative count as none
+        ("ja", "このような値は珍しくない。", []),
+        ("ja", "削減しないわけではない。", []),
+        ("ja", "呼ばざるを得ません。", []),
+        ("ko", "이런 값은 드물지 않습니다.", []),
+        ("ko", "줄이지 않을 수 없습니다.", []),
+        ("en", "Such values are not uncommon.", []),
+        # half-width, katakana and invisible characters hide no negation
+        ("ja", "削減しﾅｲ。", ["ない"]),
+        ("ja", "削減されマセン。", ["ません"]),
+        ("ja", "削減しな\u200bい。", ["ない"]),
+        # a katakana word is no ending
+        ("ja", "ナイーブな実装です。", []),
+    ],
+)
+def test_polarity_markers(lang: Lang, text: str, expected: list[str]) -> None:
+    assert markers(text, lang) == expected
+
+
+def test_normalised_text_is_nfkc_without_invisible_characters() -> None:
+    assert normalised("ﾃﾝｿﾙ\u200b１２") == "テンソル12"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("上限は八十です。", ["80"]),
+        ("二十四時間", ["24"]),
+        ("4 の十倍", ["10"]),
+        ("百万要素", ["1e+06"]),
+        ("전체 한도는 사십입니다.", ["40"]),
+        ("이십사 시간", ["24"]),
+        # words, not numbers
+        ("十分な大きさ、数十個、一つ、同一、万一", []),
+        ("공백, 만일, 이만큼, 천천히, 백업, 사용, `x`만이", []),
+    ],
+)
+def test_han_and_hangul_numerals(text: str, expected: list[str]) -> None:
+    assert cjk_numbers(text) == expected
+
+
+def test_units_are_read_in_every_script() -> None:
+    assert units("4 GiB, 20 seconds, a 2048-byte tensor, 5 ms, 50 %") == [
+        ("4", "GiB"),
+        ("20", "s"),
+        ("2048", "B"),
+        ("5", "ms"),
+        ("50", "%"),
+    ]
+    assert units("4 GiB で、20 秒、2 バイト、2分の1") == [("4", "GiB"), ("20", "s"), ("2", "B")]
+    assert units("20초, 2바이트, 3분, 4 KB, 2분의 1") == [
+        ("20", "s"),
+        ("2", "B"),
+        ("3", "min"),
+        ("4", "kB"),
+    ]
