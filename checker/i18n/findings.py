@@ -93,6 +93,18 @@ class Check(enum.Enum):
     affirmative (``珍しくない``, ``ないわけではない``, ``드물지 않다``, "not uncommon") count as
     none. Half-width and katakana endings (``ﾅｲ``) and invisible characters are read as
     what they stand for."""
+    CLAIM_APPROVAL = "claim-approval"
+    """A claim's translated statement is not in the reviewed list,
+    ``locales/claim-translations.txt``: it is new, or it or its English changed since it was
+    reviewed. Review it against the English (who does what to whom, what is negated, every
+    number), then run ``python -m checker i18n --approve-claims`` and commit the file."""
+    CLAIM_ROLES = "claim-roles"
+    """The English and the translation give a noun opposite roles for a verb: "a tensor that
+    nothing has saved" (the tensor is saved) translated as a tensor that saved nothing
+    (``何も保存していないテンソル``, ``아무것도 저장하지 않은 텐서``). Read where the grammar
+    states the role: in English a relative clause, in Japanese and Korean a passive verb
+    (``保存されていない``, ``저장되지 않은``), a marked subject or object, or "nothing" in the
+    object's place. An error in a claim's statement, a warning elsewhere."""
     CLAIM_VOCABULARY = "claim-vocabulary"
     """The English statement names the claim's subject and predicate (its vocabulary, shared
     with the article scanner) but the translation uses none of the language's words for
@@ -159,7 +171,12 @@ _FAMILIES = {
         Check.UNIT,
     ),
     "code": (Check.CODE_LITERAL, Check.CODE_BLOCK),
-    "claims": (Check.CLAIM_NEGATION, Check.CLAIM_VOCABULARY),
+    "claims": (
+        Check.CLAIM_NEGATION,
+        Check.CLAIM_ROLES,
+        Check.CLAIM_APPROVAL,
+        Check.CLAIM_VOCABULARY,
+    ),
     "security": (Check.HTML, Check.DIRECTIVE, Check.EXTERNAL_LINK, Check.MYST_SYNTAX),
     "glossary": (Check.GLOSSARY, Check.CONSISTENCY, Check.GLOSSARY_FILE),
     "run": (Check.INTERNAL,),

@@ -15,36 +15,47 @@ from pathlib import Path
 
 import pytest
 
+from checker.cli import main
 from checker.i18n import I18nOptions, I18nResult, check
+from checker.i18n.approvals import FILE_NAME
 from checker.i18n.polarity import markers, normalised
 from checker.i18n.quantities import cjk_numbers, units
+from checker.i18n.roles import english_roles, translated_roles
 from checker.typing import Lang
 
 GATE = Path(__file__).parent / "gate"
 CATALOG = "LC_MESSAGES/claims.po"
 
 #: ``(attack file, [(check, line of the .po)])``: the findings each attack must produce.
+#: A claim statement flipped (a statement changed since its review is unapproved too).
+FLIPPED = [("claim-approval", 21), ("claim-negation", 21)]
+
 ATTACKS = [
     # issue 28 item 8: a claim flipped past the negation check
-    ("negation-unrelated.ja.po", [("claim-negation", 21)]),  # …受け付けず…珍しくない
-    ("negation-unrelated.ko.po", [("claim-negation", 21)]),  # …받지 않고…드물지 않습니다
-    ("negation-added-pair.ja.po", [("claim-negation", 21)]),  # a flip plus 変わらない
-    ("negation-denial.ja.po", [("claim-negation", 21)]),  # …というのは誤りです
-    ("negation-denial.ko.po", [("claim-negation", 21)]),  # …라는 것은 틀린 말입니다
-    ("negation-halfwidth.ja.po", [("claim-negation", 21)]),  # ではﾅｸ … でもﾅｲ
-    ("negation-invisible.ja.po", [("claim-negation", 21)]),  # な<U+200B>く
+    ("negation-unrelated.ja.po", FLIPPED),  # …受け付けず…珍しくない
+    ("negation-unrelated.ko.po", FLIPPED),  # …받지 않고…드물지 않습니다
+    ("negation-added-pair.ja.po", FLIPPED),  # a flip plus 変わらない
+    ("negation-denial.ja.po", FLIPPED),  # …というのは誤りです
+    ("negation-denial.ko.po", FLIPPED),  # …라는 것은 틀린 말입니다
+    ("negation-halfwidth.ja.po", FLIPPED),  # ではﾅｸ … でもﾅｲ
+    ("negation-invisible.ja.po", FLIPPED),  # な<U+200B>く
     # issue 28 item 9: units and numbers
     ("unit-gib-mib.ja.po", [("unit", 29)]),
     ("unit-seconds-minutes.ja.po", [("unit", 29)]),
     ("unit-ms-s.ko.po", [("unit", 33)]),
     ("unit-kib-kb.ko.po", [("unit", 33)]),
-    ("unit-bytes-bits.ko.po", [("unit", 21)]),
+    ("unit-bytes-bits.ko.po", [("claim-approval", 21), ("unit", 21)]),
     ("number-repeated.ja.po", [("number", 37)]),  # F9: "five" became a second 4
     ("number-swap-repeated.ja.po", [("number", 41)]),  # F9: 20 … 4 became 4 … 20 … 4
     ("number-kanji-tenfold.ja.po", [("number", 45)]),  # F10: 4 の十倍
     ("number-kanji-eighty.ja.po", [("number", 45)]),  # F10: 上限は八十
     ("number-hangul-forty.ko.po", [("number", 45)]),  # 사십
     ("charset-xcharset.ja.po", [("encoding", 7)]),  # F12
+    # issue 26: subject and object reversed ("a tensor that nothing has saved" as a tensor
+    # that saved nothing), and a claim statement reworded since its review
+    ("roles-reversed.ja.po", [("claim-approval", 25), ("claim-roles", 25)]),
+    ("roles-reversed.ko.po", [("claim-approval", 25), ("claim-roles", 25)]),
+    ("approval-reworded.ja.po", [("claim-approval", 25)]),
 ]
 
 
@@ -59,6 +70,7 @@ def gate_options(locales: Path) -> I18nOptions:
         templates=GATE / "templates",
         claim_package=None,
         root=locales.parent,
+        approvals=locales / FILE_NAME,
     )
 
 
@@ -100,6 +112,34 @@ def test_each_attack_is_refused_with_its_finding(
     assert result.exit_code == 1
 
 
+def test_a_deleted_review_list_approves_nothing(tmp_path: Path) -> None:
+    locales = gate_locales(tmp_path)
+    (locales / FILE_NAME).unlink()
+    found = [(f.lang, f.check.value, f.line) for f in check(gate_options(locales)).findings]
+    assert found == [
+        (lang, "claim-approval", line) for lang in ("ja", "ko") for line in (17, 21, 25)
+    ]
+
+
+def test_approve_claims_records_the_reviewed_translations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    locales = gate_locales(tmp_path, "approval-reworded.ja.po")
+    args = ["i18n", "--root", str(GATE), "--locales", str(locales), "--templates"]
+    args += [str(GATE / "templates"), "--no-glossary"]
+    assert main(args) == 1
+    assert main([*args, "--approve-claims"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{locales / FILE_NAME}: 6 claim statement translations approved (1 newly, 1 no longer "
+        "in the catalogs)"
+    )
+    assert main(args) == 0
+    # refused while another error stands: a flipped claim is never approved
+    shutil.copyfile(GATE / "negation-denial.ja.po", locales / "ja" / CATALOG)
+    assert main([*args, "--approve-claims"]) == 1
+    assert "fix the 1 other error(s) first" in capsys.readouterr().err
+
+
 def test_every_attack_file_is_in_the_table() -> None:
     files = {p.name for p in GATE.glob("*.po")}
     assert files == {attack for attack, _ in ATTACKS}
@@ -107,7 +147,8 @@ def test_every_attack_file_is_in_the_table() -> None:
 
 def test_the_findings_say_what_changed(tmp_path: Path) -> None:
     def message(attack: str) -> str:
-        [finding] = run_gate(tmp_path / attack, attack).findings
+        found = run_gate(tmp_path / attack, attack).findings
+        [finding] = [f for f in found if f.check.value != "claim-approval"]
         return finding.message
 
     assert message("negation-denial.ja.po") == (
@@ -118,6 +159,11 @@ def test_the_findings_say_what_changed(tmp_path: Path) -> None:
         "claim gate/float16-is-2-bytes: the English statement holds 0 negation(s), the "
         "translation 2: a negation added or dropped flips the claim or hides a flip "
         "(negation: なく, 変わらない)"
+    )
+    assert message("roles-reversed.ja.po") == (
+        "claim gate/resize-unsaved: roles reversed: in the English ('tensor that nothing has "
+        "saved') the tensor has it done to it (save); in the translation ('何も保存していない"
+        "テンソル') it does it"
     )
     assert message("unit-gib-mib.ja.po") == (
         "units differ: the English has 4 GiB, the translation 4 MiB"
@@ -134,6 +180,42 @@ def test_the_findings_say_what_changed(tmp_path: Path) -> None:
 
 
 # -- the readings the checks rely on ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a tensor that nothing has saved", "patient"),
+        ("a tensor that autograd saved", "patient"),
+        ("a tensor that is not saved", "patient"),
+        ("the tensors, which were never saved", "patient"),
+        ("a tensor that has saved nothing", "agent"),
+        ("a view that holds the storage", "agent"),
+    ],
+)
+def test_english_roles(text: str, expected: str) -> None:
+    [role] = english_roles(text, {"tensor": "tensor", "view": "view"})
+    assert role.role == expected
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "expected"),
+    [
+        ("ja", "どこにも保存されていないテンソル", ["patient"]),
+        ("ja", "autograd が保存したテンソル", ["patient"]),
+        ("ja", "何も保存していないテンソル", ["agent"]),
+        ("ja", "値を保存したテンソル", ["agent"]),
+        ("ja", "保存したテンソル", []),  # either: not judged
+        ("ko", "어디에도 저장되지 않은 텐서", ["patient"]),
+        ("ko", "autograd가 저장한 텐서", ["patient"]),
+        ("ko", "아무것도 저장하지 않은 텐서", ["agent"]),
+        ("ko", "값을 저장한 텐서", ["agent"]),
+        ("ko", "저장한 텐서", []),
+    ],
+)
+def test_translated_roles(lang: Lang, text: str, expected: list[str]) -> None:
+    nouns = {"tensor": ("テンソル", "텐서")}
+    assert [r.role for r in translated_roles(text, lang, nouns)] == expected
 
 
 @pytest.mark.parametrize(
