@@ -11,9 +11,11 @@ stays clean and is still checked.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sphinx.locale
 
 from checker.cli import main
 from checker.i18n import I18nOptions, I18nResult, check
@@ -22,9 +24,12 @@ from checker.i18n.polarity import markers, normalised
 from checker.i18n.quantities import cjk_numbers, units
 from checker.i18n.roles import english_roles, translated_roles
 from checker.typing import Lang
+from tests.helpers import ROOT
+from tests.sphinx_site import Site, copy_site
 
 GATE = Path(__file__).parent / "gate"
 CATALOG = "LC_MESSAGES/claims.po"
+CATALOG_INDEX = "LC_MESSAGES/index.po"
 
 #: ``(attack file, [(check, line of the .po)])``: the findings each attack must produce.
 #: A claim statement flipped (a statement changed since its review is unapproved too).
@@ -177,6 +182,34 @@ def test_the_findings_say_what_changed(tmp_path: Path) -> None:
     assert message("charset-xcharset.ja.po") == (
         "the header declares charset latin-1; use charset=UTF-8"
     )
+
+
+# -- the build applies the claim checks whatever the gate said ------------------------------
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
+    sphinx.locale.translators.clear()  # Sphinx keeps loaded catalogs in a global
+    monkeypatch.setenv("CHECKER_REPO_ROOT", str(ROOT))
+    monkeypatch.setenv("CHECKER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CHECKER_HIDE_CUDA", "1")
+    site = copy_site(tmp_path)
+    shutil.copyfile(GATE / "build" / "index.ja.po", site.root / "locales" / "ja" / CATALOG_INDEX)
+    yield site
+    sphinx.locale.translators.clear()
+
+
+def test_a_flipped_claim_statement_never_reaches_the_page(site: Site) -> None:
+    build = site.build("html", "ja")
+    assert build.code != 0
+    refused = [w for w in build.warnings.splitlines() if "[checker.claim_translation]" in w]
+    assert len(refused) == 1
+    assert "locales/ja/LC_MESSAGES/index.po:18" in refused[0]
+    assert "translation refused, the page keeps the English: claim " in refused[0]
+    html = build.html()
+    assert "というのは誤り" not in html
+    assert "keeps an integer dtype" in html  # the English statement
+    assert "フィクスチャサイト" in html  # the other translation is applied
 
 
 # -- the readings the checks rely on ------------------------------------------------------
