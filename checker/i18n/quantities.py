@@ -119,8 +119,9 @@ _NAMES = sorted({n for names in _UNITS.values() for n in names}, key=len, revers
 _NUMBER = r"(?<![A-Za-z0-9_.])\d[\d,]*(?:\.\d+)?"
 _WITH_UNIT = re.compile(
     rf"({_NUMBER})(?:\s|-)?({'|'.join(re.escape(n) for n in _NAMES)})"
-    # a unit in letters ends its word (5 s, not 5 steps); 分の and 분의 are fractions (2分の1)
-    r"(?![A-Za-z]|(?<=分)の|(?<=분)의)"
+    # a unit in letters ends its word (5 s, not 5 steps); 分の and 분의 are fractions (2分の1),
+    # 分割 and 분할 a split into parts, 초과 "more than"
+    r"(?![A-Za-z]|(?<=分)[の割岐散類析配]|(?<=분)(?:의|할|산|기|석|류|배)|(?<=초)(?:과|기))"
 )
 
 

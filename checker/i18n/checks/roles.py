@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from checker.i18n.findings import Check, Severity, TranslationFinding
 from checker.i18n.message import Message
+from checker.i18n.polarity import normalised
 from checker.i18n.roles import english_roles, translated_roles
 
 #: Nouns read without a glossary, and beside its terms: ``(English, {lang: words})``.
@@ -35,11 +36,11 @@ def check(message: Message) -> Iterator[TranslationFinding]:
     for term in message.glossary.terms if message.glossary is not None else ():
         if " " not in term.en and term.preferred.get(message.lang):
             nouns.setdefault(term.en, {})[message.lang] = term.preferred[message.lang]
-    english = english_roles(message.source.prose, {en: en for en in nouns})
+    english = english_roles(normalised(message.source.prose), {en: en for en in nouns})
     if not english:
         return
     words = {en: n[message.lang] for en, n in nouns.items() if n.get(message.lang)}
-    translated = translated_roles(message.target.prose, message.lang, words)
+    translated = translated_roles(normalised(message.target.prose), message.lang, words)
     for role in english:
         said = [t for t in translated if (t.noun, t.verb) == (role.noun, role.verb)]
         if not said or any(t.role == role.role for t in said):
