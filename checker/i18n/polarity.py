@@ -8,7 +8,9 @@ pass. So the gate compares counts, on text made hard to disguise:
 
 - :func:`normalised`: NFKC (half-width ``ﾅｲ`` becomes ``ナイ``), invisible format characters
   (zero-width spaces, joiners, bidirectional marks) removed, and a negative ending written in
-  katakana after a stem (``削減しナイ``, ``されマセン``) read as the hiragana it stands for;
+  katakana after a stem (``削減しナイ``, ``されマセン``) or with the kanji 無 (``し無い``)
+  read as the hiragana it stands for;
+- Korean's short negation (``안 줄어듭니다``), which the scanner does not read;
 - sentence-level denials, which deny a whole statement without a negated verb: "… is
   false", ``…というのは誤りです``, ``…は間違いだ``, ``…은 틀린 말이다``, ``…는 거짓이다``;
 - double negations that keep a statement affirmative count as none, in every language
@@ -76,6 +78,17 @@ _DOUBLE_NEGATIONS: dict[str, re.Pattern[str]] = {
     ),
 }
 
+#: Negations the scanner's markers leave out, per language: Korean's short negation
+#: (``안 줄어듭니다``, "does not shrink"; ``안에``, "inside", is a noun).
+_SHORT_NEGATIONS: dict[str, re.Pattern[str]] = {
+    "en": re.compile(r"(?!)"),
+    "ja": re.compile(r"(?!)"),
+    "ko": re.compile(r"(?<![\uac00-\ud7a3])안\s+(?=[\uac00-\ud7a3])"),
+}
+
+#: Japanese negative endings written with the kanji 無 (``削減し無い``): read as ない.
+_KANJI_ENDING = re.compile(r"(?<=[\u3041-\u309f])無(い|く|かっ)")
+
 #: Format characters that render as nothing: they could split a marker (``な\u200bい``).
 _INVISIBLE = re.compile(
     r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
@@ -88,7 +101,8 @@ def normalised(text: str) -> str:
     written in katakana read as hiragana."""
     text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     text = "".join(c for c in text if unicodedata.category(c) != "Cf")
-    return _KATAKANA_ENDING.sub(lambda m: _HIRAGANA[m.group(1)], text)
+    text = _KATAKANA_ENDING.sub(lambda m: _HIRAGANA[m.group(1)], text)
+    return _KANJI_ENDING.sub(lambda m: "な" + m.group(1), text)
 
 
 def markers(text: str, lang: Lang) -> list[str]:
@@ -97,7 +111,7 @@ def markers(text: str, lang: Lang) -> list[str]:
     prose = _without_code(normalised(text))
     prose = _DOUBLE_NEGATIONS[lang].sub(" ", prose)
     found = polarity_markers(prose, lang)
-    return found + _DENIALS[lang].findall(prose)
+    return found + _SHORT_NEGATIONS[lang].findall(prose) + _DENIALS[lang].findall(prose)
 
 
 def _without_code(text: str) -> str:

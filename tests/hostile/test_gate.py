@@ -44,6 +44,8 @@ ATTACKS = [
     ("negation-denial.ko.po", FLIPPED),  # …라는 것은 틀린 말입니다
     ("negation-halfwidth.ja.po", FLIPPED),  # ではﾅｸ … でもﾅｲ
     ("negation-invisible.ja.po", FLIPPED),  # な<U+200B>く
+    ("negation-kanji.ja.po", FLIPPED),  # では無い
+    ("negation-short.ko.po", FLIPPED),  # 절반이 안 됩니다
     # issue 28 item 9: units and numbers
     ("unit-gib-mib.ja.po", [("unit", 29)]),
     ("unit-seconds-minutes.ja.po", [("unit", 29)]),
@@ -271,6 +273,9 @@ def test_translated_roles(lang: Lang, text: str, expected: list[str]) -> None:
         ("ja", "削減しﾅｲ。", ["ない"]),
         ("ja", "削減されマセン。", ["ません"]),
         ("ja", "削減しな\u200bい。", ["ない"]),
+        ("ja", "削減し無い。", ["ない"]),
+        ("ko", "메모리를 안 줄입니다.", ["안 "]),
+        ("ko", "블록 안에서 실행합니다.", []),
         # a katakana word is no ending
         ("ja", "ナイーブな実装です。", []),
     ],
