@@ -6,8 +6,10 @@ each translated claim statement is approved once it is reviewed, as one line of 
 
     ja topics/views-and-inplace views/resize-unsaved 3f2a9c0e1b2d4f56
 
-(language, page, claim, and a digest of the English and the translation together). The gate
-refuses a claim statement whose English or translation has no approved line: a translation
+(language, page, claim, and a digest of the English and the translation together; a decision
+rule of the generated text, which says what a probe proves, is approved the same way, as
+``ko generated:checker decision-rule <digest>``). The gate refuses a claim statement or rule
+whose English or translation has no approved line: a translation
 changed since its review must be reviewed again. After reviewing it against the English,
 ``python -m checker i18n --approve-claims`` writes the file anew from the catalogs, and the
 change to this file is what the reviewer signs off in the pull request.
@@ -24,10 +26,11 @@ from pathlib import Path
 FILE_NAME = "claim-translations.txt"
 
 _HEADER = """\
-# Reviewed translations of claim statements: one line per statement, written by
+# Reviewed translations of claim statements and decision rules: one line each, written by
 # 'python -m checker i18n --approve-claims' after a review against the English
-# (CONTRIBUTING.md, "Translators"). Fields: language, page, claim, digest of the English
-# and the translation. A statement whose line is missing fails the gate (claim-approval).
+# (CONTRIBUTING.md, "Translators"). Fields: language, page (generated:checker for rules),
+# claim (decision-rule for rules), digest of the English and the translation. A statement
+# or rule whose line is missing fails the gate (claim-approval).
 """
 
 

@@ -186,7 +186,7 @@ def _approve(result: I18nResult, path: Path) -> int:
     new = len(set(result.statements) - before)
     gone = len(before - set(result.statements))
     print(
-        f"{path}: {len(result.statements)} claim statement translations approved "
-        f"({new} newly, {gone} no longer in the catalogs)"
+        f"{path}: {len(result.statements)} translations of claim statements and decision "
+        f"rules approved ({new} newly, {gone} no longer in the catalogs)"
     )
     return 0

@@ -94,9 +94,9 @@ class Check(enum.Enum):
     none. Half-width and katakana endings (``ﾅｲ``) and invisible characters are read as
     what they stand for."""
     CLAIM_APPROVAL = "claim-approval"
-    """A claim's translated statement is not in the reviewed list,
-    ``locales/claim-translations.txt``: it is new, or it or its English changed since it was
-    reviewed. Review it against the English (who does what to whom, what is negated, every
+    """A claim's translated statement, or a translated decision rule, is not in the reviewed
+    list, ``locales/claim-translations.txt``: it is new, or it or its English changed since
+    it was reviewed. Review it against the English (who does what to whom, what is negated, every
     number), then run ``python -m checker i18n --approve-claims`` and commit the file."""
     CLAIM_ROLES = "claim-roles"
     """The English and the translation give a noun opposite roles for a verb: "a tensor that

@@ -256,6 +256,49 @@ def _check_generated(
     ctx.findings += found
     ctx.coverage.append(coverage)
     ctx.catalogs += coverage.has_catalog
+    if coverage.has_catalog:
+        ctx.findings += _approved_rules(ctx, path, lang, catalog, extraction)
+
+
+#: How the reviewed list names a decision rule (a rule belongs to a probe module, not to one
+#: claim; the digest names the rule).
+RULE = "decision-rule"
+
+
+def _approved_rules(
+    ctx: _Context,
+    path: Path,
+    lang: Lang,
+    catalog: generated.GeneratedCatalog,
+    extraction: generated.Extraction,
+) -> Iterator[TranslationFinding]:
+    """A translated decision rule, which says what a probe proves, must be approved like a
+    claim's statement."""
+    rules = {m.key for m in extraction.messages if m.comment == "decision rule"}
+    read = read_catalog(path, lang)
+    if read.fatal or not rules:
+        return
+    for entry in read.active:
+        if (entry.msgctxt, entry.msgid) not in rules or entry.fuzzy or not entry.translated:
+            continue
+        where = f"generated:{catalog.domain}"  # the list's fields hold no spaces
+        item = approvals_mod.statement(lang, where, RULE, entry.msgid, entry.msgstr)
+        ctx.statements.append(item)
+        if ctx.approvals is None or ctx.approvals.approves(item):
+            continue
+        yield TranslationFinding(
+            ctx.relative(path),
+            entry.msgstr_line,
+            lang,
+            catalog.page,
+            Check.CLAIM_APPROVAL,
+            Severity.ERROR,
+            "this translation of a decision rule has not been reviewed (it is new, or it or "
+            "its English changed since): review it against the English, then run "
+            f"'python -m checker i18n --approve-claims' and commit {approvals_mod.FILE_NAME}",
+            msgid=entry.msgid,
+            msgstr=entry.msgstr,
+        )
 
 
 def _glossary(options: I18nOptions, findings: list[TranslationFinding]) -> Glossary | None:

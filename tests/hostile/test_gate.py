@@ -10,6 +10,7 @@ stays clean and is still checked.
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from checker.i18n.approvals import FILE_NAME
 from checker.i18n.polarity import markers, normalised
 from checker.i18n.quantities import cjk_numbers, units
 from checker.i18n.roles import english_roles, translated_roles
+from checker.project import i18n_options
 from checker.typing import Lang
 from tests.helpers import ROOT
 from tests.sphinx_site import Site, copy_site
@@ -137,8 +139,8 @@ def test_approve_claims_records_the_reviewed_translations(
     assert main(args) == 1
     assert main([*args, "--approve-claims"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
-        f"{locales / FILE_NAME}: 6 claim statement translations approved (1 newly, 1 no longer "
-        "in the catalogs)"
+        f"{locales / FILE_NAME}: 6 translations of claim statements and decision rules approved "
+        "(1 newly, 1 no longer in the catalogs)"
     )
     assert main(args) == 0
     # refused while another error stands: a flipped claim is never approved
@@ -184,6 +186,34 @@ def test_the_findings_say_what_changed(tmp_path: Path) -> None:
     assert message("charset-xcharset.ja.po") == (
         "the header declares charset latin-1; use charset=UTF-8"
     )
+
+
+def test_a_decision_rule_changed_since_its_review_is_refused(tmp_path: Path) -> None:
+    """The project's Korean rule text, reworded: the reviewed list no longer approves it."""
+    options = i18n_options(ROOT)
+    [rules] = [c for c in options.generated if c.domain == "checker"]
+    locale = tmp_path / "locale"
+    shutil.copytree(rules.locale_dir, locale)
+    catalog = locale / "ko" / "LC_MESSAGES" / "checker.po"
+    lines = catalog.read_text(encoding="utf-8").split("\n")
+    edited = next(i for i, line in enumerate(lines) if line.endswith('이면 성립"'))
+    lines[edited] = lines[edited].replace('이면 성립"', '이면 확실히 성립"')
+    catalog.write_text("\n".join(lines), encoding="utf-8")
+    only_rules = dataclasses.replace(
+        options,
+        langs=("ko",),
+        generated=(dataclasses.replace(rules, locale_dir=locale),),
+        templates=None,
+        reuse_templates=None,
+        build_templates=False,
+    )
+    found = [
+        (f.check.value, f.line)
+        for f in check(only_rules).findings
+        if f.path.endswith("ko/LC_MESSAGES/checker.po") and f.is_error
+    ]
+    msgstr_line = max(i for i in range(edited + 1) if lines[i].startswith("msgstr")) + 1
+    assert found == [("claim-approval", msgstr_line)]
 
 
 # -- the build applies the claim checks whatever the gate said ------------------------------
