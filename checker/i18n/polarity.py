@@ -63,14 +63,15 @@ _DENIALS: dict[str, re.Pattern[str]] = {
 #: one for an affirmative English). Taken out before the negations are counted.
 _DOUBLE_NEGATIONS: dict[str, re.Pattern[str]] = {
     "en": re.compile(
-        r"\bnot\s+(?:un\w+|in(?:frequent|correct|valid|exact)|rare|rarely|without)\b"
+        r"\bnot\s+(?:un\w+|in(?:frequent|correct|valid|exact)|rare|rarely|without|a\s+few)\b"
         r"|\bnever\s+fails?\s+to\b|\bnot\s+fail\s+to\b",
         re.IGNORECASE,
     ),
     "ja": re.compile(
         r"(?:な(?:い|く)|ず|ぬ|ません)(?:わけ|こと)(?:では|じゃ|は|も)?(?:ない|ありません|なく)"
         r"|なく(?:は|も)(?:ない|ありません)|ざるを得(?:ない|ません|ず)"
-        r"|(?:珍しく|まれで(?:は)?|稀で(?:は)?)(?:ない|なく|ありません)"
+        r"|(?:珍しく|まれで(?:は)?|稀で(?:は)?|少なく)(?:ない|なく|ありません)"
+        r"|間違い(?:ない|なく|ありません)"
     ),
     "ko": re.compile(
         r"(?:않|없|못하)(?:을|는)\s*수\s*(?:가\s*)?없|없지\s*않|아닌\s*(?:것은|건)\s*아니"

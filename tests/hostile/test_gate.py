@@ -296,6 +296,8 @@ def test_translated_roles(lang: Lang, text: str, expected: list[str]) -> None:
         ("ja", "このような値は珍しくない。", []),
         ("ja", "削減しないわけではない。", []),
         ("ja", "呼ばざるを得ません。", []),
+        ("ja", "コピーが作られるのは間違いありません。", []),
+        ("ja", "コピーされる場合も少なくない。", []),
         ("ko", "이런 값은 드물지 않습니다.", []),
         ("ko", "줄이지 않을 수 없습니다.", []),
         ("en", "Such values are not uncommon.", []),
