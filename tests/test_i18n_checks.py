@@ -187,7 +187,7 @@ def test_glossary_terms_match_whole_words_in_prose_only() -> None:
     assert checks("A storagething.", "何か。") == []
 
 
-def test_a_polarity_change_among_several_negations_is_a_warning() -> None:
+def test_a_polarity_change_among_several_negations_is_an_error() -> None:
     english = "`disable_saved_tensors_hooks` does not copy and does not reduce memory."
     message = Message(
         "x.po",
@@ -199,8 +199,12 @@ def test_a_polarity_change_among_several_negations_is_a_warning() -> None:
         HOOKS,
     )
     [finding] = [f for check in TRANSLATION_CHECKS for f in check(message)]
-    assert (finding.check, finding.severity.value) == (Check.CLAIM_NEGATION, "warning")
-    assert finding.message.endswith("with several negations, check each clause")
+    assert (finding.check, finding.severity.value) == (Check.CLAIM_NEGATION, "error")
+    assert finding.message == (
+        "claim sample/hooks-do-not-reduce-memory: the English statement holds 2 negation(s), "
+        "the translation 1: a negation added or dropped flips the claim or hides a flip "
+        "(negation: ません)"
+    )
 
 
 # -- variants to avoid, as the project's glossary settles them ------------------------------

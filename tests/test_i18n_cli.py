@@ -23,6 +23,7 @@ def run(capsys: pytest.CaptureFixture[str], locales: Path, *args: str) -> tuple[
             str(I18N / "templates"),
             "--claims-module",
             "tests.fixtures.claims_i18n",
+            "--no-approvals",  # the samples keep no reviewed list of claim translations
             *args,
             # the samples' languages unless the test names one
             *(a for lang in SAMPLE_LANGS if "--lang" not in args for a in ("--lang", lang)),

@@ -17,6 +17,7 @@ from checker.text.languages import TRANSLATED
 
 if TYPE_CHECKING:
     from checker.i18n.generated import GeneratedCatalog
+    from checker.i18n.run import I18nResult
 
 USAGE_ERROR = 2
 FORMATS = ("text", "json", "github")
@@ -65,6 +66,19 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--json-file", type=Path, help="also write the checker.i18n/1 JSON document here"
     )
     p.add_argument(
+        "--approve-claims",
+        action="store_true",
+        help="after reviewing changed claim statement translations against the English, "
+        "record every current one as reviewed in LOCALES/claim-translations.txt (refused "
+        "while any other error is found)",
+    )
+    p.add_argument(
+        "--no-approvals",
+        action="store_true",
+        help="skip the check of claim statement translations against the reviewed list "
+        "(for catalogs that keep none)",
+    )
+    p.add_argument(
         "--write-template",
         type=Path,
         metavar="POT",
@@ -87,6 +101,7 @@ def run(
     of generated text of the repository at ``--root``, to check beside its pages' (the first
     is the one whose template ``--write-template`` writes), from the caller, which knows what
     generates text."""
+    from checker.i18n import approvals
     from checker.i18n.report import RENDERERS, render_json
     from checker.i18n.run import I18nOptions, check
 
@@ -98,6 +113,7 @@ def run(
             print(f"error: --{name}: {folder} is not a folder", file=sys.stderr)
             return USAGE_ERROR
     glossary = None if args.no_glossary else (args.glossary or locales / "glossary.toml")
+    reviewed = locales / approvals.FILE_NAME
     generated = tuple(catalogs(root))
     if args.write_template is not None:
         if not generated:
@@ -122,8 +138,12 @@ def run(
         root=root,
         generated=generated,
         recorded=tuple(sorted((root / "docs" / "_evidence").glob("*.json"))),
+        # a deleted list approves nothing
+        approvals=None if args.no_approvals else reviewed,
     )
     result = check(options)
+    if args.approve_claims:
+        return _approve(result, reviewed)
     if args.json_file is not None:
         args.json_file.parent.mkdir(parents=True, exist_ok=True)
         args.json_file.write_text(render_json(result), encoding="utf-8")
@@ -147,3 +167,26 @@ def _write_template(args: argparse.Namespace, root: Path, catalog: GeneratedCata
         print(f"{where}:{line}: decision rule {text}", file=sys.stderr)
     print(f"{args.write_template}: {len(extraction.messages)} messages")
     return 1 if extraction.problems else 0
+
+
+def _approve(result: I18nResult, path: Path) -> int:
+    """Record every translated claim statement of ``result`` as reviewed, in ``path``."""
+    from checker.i18n import Check, approvals
+
+    others = [f for f in result.errors if f.check is not Check.CLAIM_APPROVAL]
+    if others:
+        print(
+            f"error: --approve-claims: fix the {len(others)} other error(s) first "
+            "(run without --approve-claims to see them)",
+            file=sys.stderr,
+        )
+        return 1
+    before = approvals.read(path).statements
+    approvals.write(path, result.statements)
+    new = len(set(result.statements) - before)
+    gone = len(before - set(result.statements))
+    print(
+        f"{path}: {len(result.statements)} translations of claim statements and decision "
+        f"rules approved ({new} newly, {gone} no longer in the catalogs)"
+    )
+    return 0

@@ -64,9 +64,16 @@ class Check(enum.Enum):
     """A ``{{ substitution }}`` of the English is missing, added or changed; in generated
     text, a ``{placeholder}`` or ``%(name)s`` the page fills in."""
     NUMBER = "number"
-    """A number of the English is missing or changed, or the translation adds one. Numbers
-    may move within the sentence; write them in digits (a number the English spells out,
-    such as "four", may be written ``4``)."""
+    """A number of the English is missing or changed, the translation adds one (in digits or
+    in Han or Hangul numerals: ``八十``, ``사십``), repeats one other than 0, 1 or 2 more
+    often than the English, or gives the English's numbers in another order (each value's
+    first occurrences are compared, so a repeated number cannot hide a swap). Write numbers
+    in digits (a number the English spells out, such as "four", may be written ``4``)."""
+    UNIT = "unit"
+    """A number the English gives with a unit has another unit in the translation: ``GiB``
+    against ``MiB``, ``KB`` against ``KiB``, seconds (``秒``, ``초``) against minutes (``分``,
+    ``분``), ``ms`` against ``s``. Bytes, bits, their multiples, time units and percent are
+    compared, whatever script names them (``bytes``, ``バイト``, ``바이트`` are one unit)."""
 
     # -- code ------------------------------------------------------------------------------
     CODE_LITERAL = "code-literal"
@@ -78,9 +85,26 @@ class Check(enum.Enum):
 
     # -- claims ----------------------------------------------------------------------------
     CLAIM_NEGATION = "claim-negation"
-    """The translated statement of a claim is negated where the English is not, or the other
-    way round: the translation says the opposite of what the probe proves. A warning, not an
-    error, when the statement holds several negations (check each clause)."""
+    """The translated statement of a claim holds another number of negations than the
+    English: negated where the English is not (or the other way round), so the translation
+    says the opposite of what the probe proves, or with a negation added or dropped
+    elsewhere, which may hide a flipped verb. Sentence-level denials (``…というのは誤りです``,
+    ``…은 틀린 말입니다``, "… is false") count as negations; double negations that stay
+    affirmative (``珍しくない``, ``ないわけではない``, ``드물지 않다``, "not uncommon") count as
+    none. Half-width and katakana endings (``ﾅｲ``) and invisible characters are read as
+    what they stand for."""
+    CLAIM_APPROVAL = "claim-approval"
+    """A claim's translated statement, or a translated decision rule, is not in the reviewed
+    list, ``locales/claim-translations.txt``: it is new, or it or its English changed since
+    it was reviewed. Review it against the English (who does what to whom, what is negated, every
+    number), then run ``python -m checker i18n --approve-claims`` and commit the file."""
+    CLAIM_ROLES = "claim-roles"
+    """The English and the translation give a noun opposite roles for a verb: "a tensor that
+    nothing has saved" (the tensor is saved) translated as a tensor that saved nothing
+    (``何も保存していないテンソル``, ``아무것도 저장하지 않은 텐서``). Read where the grammar
+    states the role: in English a relative clause, in Japanese and Korean a passive verb
+    (``保存されていない``, ``저장되지 않은``), a marked subject or object, or "nothing" in the
+    object's place. An error in a claim's statement, a warning elsewhere."""
     CLAIM_VOCABULARY = "claim-vocabulary"
     """The English statement names the claim's subject and predicate (its vocabulary, shared
     with the article scanner) but the translation uses none of the language's words for
@@ -144,9 +168,15 @@ _FAMILIES = {
         Check.INLINE_MARKUP,
         Check.SUBSTITUTION,
         Check.NUMBER,
+        Check.UNIT,
     ),
     "code": (Check.CODE_LITERAL, Check.CODE_BLOCK),
-    "claims": (Check.CLAIM_NEGATION, Check.CLAIM_VOCABULARY),
+    "claims": (
+        Check.CLAIM_NEGATION,
+        Check.CLAIM_ROLES,
+        Check.CLAIM_APPROVAL,
+        Check.CLAIM_VOCABULARY,
+    ),
     "security": (Check.HTML, Check.DIRECTIVE, Check.EXTERNAL_LINK, Check.MYST_SYNTAX),
     "glossary": (Check.GLOSSARY, Check.CONSISTENCY, Check.GLOSSARY_FILE),
     "run": (Check.INTERNAL,),

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from checker.claim import Claim
 from checker.i18n.checks import glossary as glossary_check
-from checker.i18n.checks import security, structure
+from checker.i18n.checks import roles, security, structure
 from checker.i18n.checks.completeness import PageCoverage
 from checker.i18n.findings import Check, Severity, TranslationFinding
 from checker.i18n.glossary import Glossary
@@ -160,6 +160,7 @@ def check_message(message: Message) -> list[TranslationFinding]:
         message, entry=dataclasses.replace(message.entry, msgid=english)
     )
     found += glossary_check.check(words_only)
+    found += roles.check(words_only)
     return found
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from checker import registry as registry_mod
 from checker.claim import Claim
+from checker.i18n import approvals as approvals_mod
 from checker.i18n import generated
 from checker.i18n.checks import TRANSLATION_CHECKS, UNUSED_TRANSLATION_CHECKS, consistency
 from checker.i18n.checks.code import check_code_entry
@@ -61,6 +62,9 @@ class I18nOptions:
     generated: tuple[GeneratedCatalog, ...] = ()
     #: Recorded evidence files, whose rules are shown on pages too.
     recorded: tuple[Path, ...] = ()
+    #: The reviewed claim statement translations (:mod:`checker.i18n.approvals`); ``None``
+    #: skips the check. A path that does not exist approves nothing.
+    approvals: Path | None = None
 
     @classmethod
     def project(cls, root: Path, **changes: object) -> I18nOptions:
@@ -73,6 +77,7 @@ class I18nOptions:
             reuse_templates=root / "_build" / "gettext",
             root=root,
             recorded=tuple(sorted((root / "docs" / "_evidence").glob("*.json"))),
+            approvals=root / "locales" / approvals_mod.FILE_NAME,
         )
         return dataclasses.replace(options, **changes)  # type: ignore[arg-type]
 
@@ -87,6 +92,8 @@ class I18nResult:
     #: Where the English templates came from, or why there were none.
     templates: str = ""
     catalogs: int = 0
+    #: Every translated claim statement checked, as :mod:`checker.i18n.approvals` records it.
+    statements: tuple[approvals_mod.Statement, ...] = ()
 
     @property
     def errors(self) -> tuple[TranslationFinding, ...]:
@@ -128,6 +135,8 @@ class _Context:
     catalogs: int = 0
     #: Every entry of every readable page catalog, for the consistency check.
     translated: list[consistency.Translated] = field(default_factory=list)
+    approvals: approvals_mod.Approvals | None = None
+    statements: list[approvals_mod.Statement] = field(default_factory=list)
 
     def relative(self, path: Path) -> str:
         return relative(path, self.options.root)
@@ -151,6 +160,7 @@ def check(options: I18nOptions) -> I18nResult:
     templates = _templates(options, findings)
     glossary = _glossary(options, findings)
     ctx = _Context(options, sources, templates, glossary, findings)
+    ctx.approvals = _approvals(options, findings)
     extractions = [(c, _extracted(c, options, claims, findings)) for c in options.generated]
     for lang in options.langs:
         catalog_dir = options.locales / lang / "LC_MESSAGES"
@@ -177,6 +187,7 @@ def check(options: I18nOptions) -> I18nResult:
         tuple(options.langs),
         origin,
         ctx.catalogs,
+        tuple(sorted(set(ctx.statements))),
     )
 
 
@@ -245,6 +256,49 @@ def _check_generated(
     ctx.findings += found
     ctx.coverage.append(coverage)
     ctx.catalogs += coverage.has_catalog
+    if coverage.has_catalog:
+        ctx.findings += _approved_rules(ctx, path, lang, catalog, extraction)
+
+
+#: How the reviewed list names a decision rule (a rule belongs to a probe module, not to one
+#: claim; the digest names the rule).
+RULE = "decision-rule"
+
+
+def _approved_rules(
+    ctx: _Context,
+    path: Path,
+    lang: Lang,
+    catalog: generated.GeneratedCatalog,
+    extraction: generated.Extraction,
+) -> Iterator[TranslationFinding]:
+    """A translated decision rule, which says what a probe proves, must be approved like a
+    claim's statement."""
+    rules = {m.key for m in extraction.messages if m.comment == "decision rule"}
+    read = read_catalog(path, lang)
+    if read.fatal or not rules:
+        return
+    for entry in read.active:
+        if (entry.msgctxt, entry.msgid) not in rules or entry.fuzzy or not entry.translated:
+            continue
+        where = f"generated:{catalog.domain}"  # the list's fields hold no spaces
+        item = approvals_mod.statement(lang, where, RULE, entry.msgid, entry.msgstr)
+        ctx.statements.append(item)
+        if ctx.approvals is None or ctx.approvals.approves(item):
+            continue
+        yield TranslationFinding(
+            ctx.relative(path),
+            entry.msgstr_line,
+            lang,
+            catalog.page,
+            Check.CLAIM_APPROVAL,
+            Severity.ERROR,
+            "this translation of a decision rule has not been reviewed (it is new, or it or "
+            "its English changed since): review it against the English, then run "
+            f"'python -m checker i18n --approve-claims' and commit {approvals_mod.FILE_NAME}",
+            msgid=entry.msgid,
+            msgstr=entry.msgstr,
+        )
 
 
 def _glossary(options: I18nOptions, findings: list[TranslationFinding]) -> Glossary | None:
@@ -351,6 +405,39 @@ def _check_entry(
         yield message.finding(Check.UNTRANSLATED, "not translated yet")
     else:
         yield from _run(TRANSLATION_CHECKS, _forms(message))
+        if claim_id is not None:
+            yield from _approval(ctx, message, claim_id)
+
+
+def _approval(ctx: _Context, message: Message, claim_id: str) -> Iterator[TranslationFinding]:
+    """A translated claim statement must be one a reviewer approved."""
+    item = approvals_mod.statement(
+        message.lang, message.page, claim_id, message.english, message.translation
+    )
+    ctx.statements.append(item)
+    if ctx.approvals is None or ctx.approvals.approves(item):
+        return
+    yield message.finding(
+        Check.CLAIM_APPROVAL,
+        f"claim {claim_id}: this translation of the statement has not been reviewed (it is "
+        "new, or it or its English changed since): review it against the English, then run "
+        f"'python -m checker i18n --approve-claims' and commit {approvals_mod.FILE_NAME}",
+    )
+
+
+def _approvals(
+    options: I18nOptions, findings: list[TranslationFinding]
+) -> approvals_mod.Approvals | None:
+    if options.approvals is None:
+        return None
+    read = approvals_mod.read(options.approvals)
+    path = relative(options.approvals, options.root)
+    for line, text in read.malformed:
+        message = f"not 'LANG PAGE CLAIM DIGEST': {text!r}"
+        findings.append(
+            TranslationFinding(path, line, "", "", Check.CLAIM_APPROVAL, Severity.ERROR, message)
+        )
+    return read
 
 
 def _forms(message: Message) -> list[Message]:

@@ -33,10 +33,12 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 
-from checker.i18n import markup, message
-from checker.i18n.checks import security
+from checker.i18n import markup, message, polarity, quantities, roles
+from checker.i18n.checks import claims, security, structure
+from checker.i18n.checks import roles as roles_check
 from checker.i18n.markup import host
 from checker.i18n.message import Message
+from checker.sphinx.claims import claim_node
 from checker.sphinx.results import results_for
 from checker.sphinx.text_store import TextStore, code_digest, text_store
 from checker.sphinx.warnings_ import CheckerWarnings, warn
@@ -83,7 +85,7 @@ class RefuseUnsafeTranslations(SphinxTransform):
             return
         path = self._catalog(lang)
         entries = _entries(self.env, path) if path is not None else {}
-        modules = (security, markup, message, markdown, sys.modules[__name__])
+        modules = (security, markup, message, markdown, sys.modules[__name__], *_CLAIM_MODULES)
         safe = _store(self.env, "safe-messages", *modules)
         fuzzy_ok = bool(self.config.gettext_allow_fuzzy_translations)
         docname = self.env.current_document.docname
@@ -101,16 +103,25 @@ class RefuseUnsafeTranslations(SphinxTransform):
                     f"{path}:{entry.msgstr_line}",
                 )
                 continue
-            if safe.get((msg, entry.msgstr)):
+            claim_id = _claim_of(node)
+            if safe.get((msg, entry.msgstr, claim_id)):
                 continue
-            problems = list(security.check(Message(str(path), lang, docname, entry, entry.msgstr)))
+            translated = Message(str(path), lang, docname, entry, entry.msgstr, claim_id)
+            problems = [(CheckerWarnings.UNSAFE_MARKUP, p) for p in security.check(translated)]
+            if claim_id is not None:  # a statement that says something else is refused too
+                problems += [
+                    (CheckerWarnings.CLAIM_TRANSLATION, p)
+                    for check in _CLAIM_CHECKS
+                    for p in check(translated)
+                    if p.is_error
+                ]
             if not problems:
-                safe.put((msg, entry.msgstr), True)
+                safe.put((msg, entry.msgstr, claim_id), True)
                 continue
             node["translatable"] = False
-            for problem in problems:
+            for kind, problem in problems:
                 warn(
-                    CheckerWarnings.UNSAFE_MARKUP,
+                    kind,
                     f"translation refused, the page keeps the English: {problem.message}",
                     f"{path}:{problem.line}",
                 )
@@ -122,6 +133,23 @@ class RefuseUnsafeTranslations(SphinxTransform):
             if path.is_file():
                 return path.resolve()
         return None
+
+
+#: What a claim's translated statement must pass to reach the page: its negations, numbers,
+#: units and roles as in the English (the gate's checks; the build applies them whatever the
+#: gate said).
+_CLAIM_CHECKS = (claims.check, structure.check_numbers, roles_check.check)
+_CLAIM_MODULES = (claims, structure, roles_check, polarity, quantities, roles)
+
+
+def _claim_of(node: nodes.Node) -> str | None:
+    """The id of the claim whose statement ``node`` is part of, if any."""
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, claim_node):
+            return str(parent.get("claim_id") or "") or None
+        parent = parent.parent
+    return None
 
 
 def _hosts(node: nodes.Node) -> set[str]:

@@ -39,6 +39,9 @@ class CheckerWarnings(enum.Enum):
     """Raw HTML or another injection reached a page: a translation with HTML, a directive or a
     new external link is refused (the page keeps its English), and any raw node left is
     removed. The English sources use no raw HTML, so every occurrence is an injection."""
+    CLAIM_TRANSLATION = "claim_translation"
+    """A claim's translated statement says something else than the English (a negation,
+    number, unit or role differs: the gate's claim checks); the page keeps the English."""
     GLOSSARY = "glossary"
     """The translation glossary (``locales/glossary.toml``) is missing or malformed."""
 

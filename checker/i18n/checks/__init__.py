@@ -7,7 +7,7 @@ message: see :mod:`checker.i18n.checks.completeness`.
 
 from __future__ import annotations
 
-from checker.i18n.checks import claims, code, glossary, security, structure
+from checker.i18n.checks import claims, code, glossary, roles, security, structure
 from checker.i18n.message import EntryCheck
 
 #: Checks of a translation that the build will use, in report order.
@@ -16,6 +16,7 @@ TRANSLATION_CHECKS: tuple[EntryCheck, ...] = (
     code.check,
     structure.check,
     claims.check,
+    roles.check,
     glossary.check,
 )
 

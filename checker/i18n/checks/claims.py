@@ -1,10 +1,14 @@
 """Claims: a translated statement must say what the probe proves, not its opposite.
 
-The statement's negation parity must equal the English's (negations and "without"s counted
-by :func:`checker.text.reading.polarity_markers`; an error when one side has a single negation
-and the other none, a warning when several are involved), and when the English phrases the
-claim with its vocabulary (:class:`checker.claim.Vocabulary`, the subjects and per-language
-predicates the article scanner uses), the translation must use the language's words for it.
+The statement must hold as many negations as the English (negations, "without"s and
+sentence-level denials counted by :func:`checker.i18n.polarity.markers`, on text normalised
+so that half-width or katakana endings and invisible characters hide nothing, double
+negations that stay affirmative counted as none): an odd difference flips the claim, an even
+one (a flipped verb and an unrelated negation added elsewhere) may hide a flip; both are
+errors (every statement of the project's catalogs keeps the English's count exactly). When
+the English phrases the claim with its vocabulary (:class:`checker.claim.Vocabulary`, the
+subjects and per-language predicates the article scanner uses), the translation must use the
+language's words for it.
 Numbers in a statement are compared by :mod:`checker.i18n.checks.structure`.
 """
 
@@ -12,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from checker.i18n.findings import Check, Severity, TranslationFinding
+from checker.i18n.findings import Check, TranslationFinding
 from checker.i18n.message import Message
+from checker.i18n.polarity import markers as polarity
 from checker.text.languages import detect
-from checker.text.reading import mentions, polarity_markers
+from checker.text.reading import mentions
 from checker.typing import Lang
 
 
@@ -26,20 +31,22 @@ def check(message: Message) -> Iterator[TranslationFinding]:
     # A statement left in English (code-only ones are) is read with the English rules; one
     # in no language we read (Han without kana, detect() says None), with its catalog's.
     lang: Lang = "en" if detect(translated) == "en" else message.lang
-    markers_en, markers = polarity_markers(english, "en"), polarity_markers(translated, lang)
-    denies_en, denies = len(markers_en) % 2 == 1, len(markers) % 2 == 1
-    if denies_en != denies:
-        # One negation against none is a flip; with several, the clauses may just be
-        # phrased differently: a warning asks the translator to check each one.
-        simple = max(len(markers_en), len(markers)) <= 1
+    markers_en, markers = polarity(english, "en"), polarity(translated, lang)
+    if len(markers_en) != len(markers):
+        if max(len(markers_en), len(markers)) <= 1:
+            text = (
+                f"the English statement {'denies' if markers_en else 'asserts'} it, the "
+                f"translation {'denies' if markers else 'asserts'} it"
+            )
+        else:
+            text = (
+                f"the English statement holds {len(markers_en)} negation(s), the translation "
+                f"{len(markers)}: a negation added or dropped flips the claim or hides a flip"
+            )
         yield message.finding(
             Check.CLAIM_NEGATION,
-            f"claim {message.claim_id}: the English statement "
-            f"{'denies' if denies_en else 'asserts'} it, the translation "
-            f"{'denies' if denies else 'asserts'} it"
-            + (f" (negation: {', '.join(markers)})" if markers else " (no negation found)")
-            + ("" if simple else "; with several negations, check each clause"),
-            severity=None if simple else Severity.WARNING,
+            f"claim {message.claim_id}: {text}"
+            + (f" (negation: {', '.join(markers)})" if markers else " (no negation found)"),
         )
     yield from _vocabulary(message, lang)
 

@@ -15,6 +15,7 @@ from checker.i18n.checks.security import DANGEROUS_ROLES
 from checker.i18n.findings import Check, TranslationFinding
 from checker.i18n.markup import host
 from checker.i18n.message import Message
+from checker.i18n.quantities import cjk_numbers, units
 from checker.text.reading import number_sequence, numbers, spelled_numbers
 
 _EMPHASIS = {"em_open": "emphasis (*...*)", "strong_open": "strong emphasis (**...**)"}
@@ -87,16 +88,31 @@ def _substitutions(message: Message) -> Iterator[TranslationFinding]:
         yield message.finding(Check.SUBSTITUTION, text)
 
 
+#: Values a translation may write more often than the English does: Japanese and Korean
+#: count with digits where English has a word ("one element" is ``1 要素``, "square" is
+#: ``2 乗``, "zeroes" is ``0으로 만들다``).
+_COUNTED_WORDS = frozenset({"0", "1", "2"})
+
+
 def check_numbers(message: Message) -> Iterator[TranslationFinding]:
     """Every number of the English is kept (as often as the English has it); the translation
-    adds no value the English has neither in digits nor spelled out (it may repeat one)."""
+    adds no value the English has neither in digits nor spelled out, and repeats none but
+    0, 1 and 2 more often than the English writes it. Numbers in Han or Hangul numerals
+    (``八十``, ``사십``) count as numbers."""
     english = numbers(message.source.prose)
-    translated = numbers(message.target.prose)
+    translated = numbers(message.target.prose) + Counter(cjk_numbers(message.target.prose))
     missing = english - translated
-    known = set(english) | set(spelled_numbers(message.source.prose, "en"))
-    extra = Counter({n: c for n, c in translated.items() if n not in known})
+    allowed = english + spelled_numbers(message.source.prose, "en")
+    extra = Counter(
+        {
+            n: c - allowed[n] if n in allowed else c
+            for n, c in translated.items()
+            if n not in allowed or (c > allowed[n] and n not in _COUNTED_WORDS)
+        }
+    )
     if not missing and not extra:
         yield from _check_order(message)
+        yield from _units(message)
         return
     parts = []
     if missing:
@@ -105,6 +121,29 @@ def check_numbers(message: Message) -> Iterator[TranslationFinding]:
         parts.append(f"{_list(extra)} not in the English")
     where = f" in the statement of claim {message.claim_id}" if message.claim_id else ""
     yield message.finding(Check.NUMBER, f"numbers differ{where}: {'; '.join(parts)}")
+
+
+def _units(message: Message) -> Iterator[TranslationFinding]:
+    """A number the English gives with a unit keeps that unit (``4 GiB`` is not ``4 MiB``,
+    ``20 s`` not ``20 分``); a translation may leave out a unit or add one the English
+    implies, never give a value a unit the English gives it nowhere."""
+    english: dict[str, Counter[str]] = {}
+    for value, unit in units(message.source.prose):
+        english.setdefault(value, Counter())[unit] += 1
+    translated: dict[str, Counter[str]] = {}
+    for value, unit in units(message.target.prose):
+        translated.setdefault(value, Counter())[unit] += 1
+    for value in english.keys() & translated.keys():
+        changed = translated[value] - english[value]
+        if changed and set(changed) - set(english[value]):
+            before = ", ".join(sorted(english[value]))
+            after = ", ".join(sorted(changed))
+            where = f" in the statement of claim {message.claim_id}" if message.claim_id else ""
+            yield message.finding(
+                Check.UNIT,
+                f"units differ{where}: the English has {value} {before}, "
+                f"the translation {value} {after}",
+            )
 
 
 #: Numbers that belong to code written as text (``reshape(12)``, ``init_scale=4``): the code
@@ -117,14 +156,15 @@ _CODE_BOUND = re.compile(
 def _check_order(message: Message) -> Iterator[TranslationFinding]:
     """The English's numbers come in the English's order: a translation that swaps two
     values (``2 … 4`` becoming ``4 … 2``) keeps every number and still says something else.
-    The translation may repeat a number (``2 乗`` for "square") and may add none; numbers
-    inside code written as text are left to the code checks."""
+    The translation may repeat a number (``2 乗`` for "square") after the English's
+    occurrences of it, and may add none; numbers inside code written as text are left to the
+    code checks."""
     english = number_sequence(_CODE_BOUND.sub(" ", message.source.prose))
     if len(set(english)) < 2:
         return
-    kept = set(english)
+    kept = Counter(english)
     translated = number_sequence(_CODE_BOUND.sub(" ", message.target.prose))
-    if _in_order(english, [n for n in translated if n in kept]):
+    if _in_order(english, _first_occurrences(translated, kept)):
         return
     where = f" in the statement of claim {message.claim_id}" if message.claim_id else ""
     yield message.finding(
@@ -132,6 +172,22 @@ def _check_order(message: Message) -> Iterator[TranslationFinding]:
         f"numbers in another order{where}: the English has {', '.join(english)}, "
         f"the translation {', '.join(translated)}",
     )
+
+
+def _first_occurrences(translated: list[str], kept: Counter[str]) -> list[str]:
+    """The translation's numbers that the English has, each value other than 0, 1 and 2 only
+    as many times as the English has it, its first occurrences: a repeated number cannot
+    make a swap pass (``4 … 20 … 4`` for ``20 … 4``). 0, 1 and 2 may stand for words
+    anywhere (``2 乗`` for "square")."""
+    left = Counter(kept)
+    found = []
+    for number in translated:
+        if number in _COUNTED_WORDS and number in kept:
+            found.append(number)
+        elif left[number] > 0:
+            left[number] -= 1
+            found.append(number)
+    return found
 
 
 def _in_order(english: list[str], translated: list[str]) -> bool:
