@@ -64,11 +64,17 @@ RUNNING_TOTAL_KEEPS_EVERY_GRAPH = Claim(
         "growth-total-tensor-alive-bytes",
     ),
     vocabulary=Vocabulary(
-        subjects=("total += loss", "+= loss", "running_loss += loss", "total_loss += loss"),
+        subjects=(
+            "running_loss",
+            "total_loss",
+            "running total",
+            "累計",
+            "누계",
+        ),
         predicates={
-            "en": ("graph", "memory", "leak"),
-            "ja": ("グラフ", "メモリ", "リーク"),
-            "ko": ("그래프", "메모리", "누수"),
+            "en": ("graph", "leak", "memory grow", "memory keeps growing"),
+            "ja": ("グラフ", "リーク", "メモリが増"),
+            "ko": ("그래프", "누수", "메모리가 늘", "메모리가 계속"),
         },
         unless={
             "en": ("item()", "detach()"),

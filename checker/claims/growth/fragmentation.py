@@ -91,7 +91,12 @@ EXPANDABLE_SEGMENTS_REUSE_A_GROWING_BLOCK = Claim(
         "growth-growing-alloc-conf",
     ),
     vocabulary=Vocabulary(
-        subjects=("expandable_segments",),
+        subjects=(
+            "expandable_segments",
+            "expandable segment",
+            "拡張可能セグメント",
+            "확장 가능한 세그먼트",
+        ),
         predicates={
             "en": ("fragment", "reserve"),
             "ja": ("断片化", "予約"),
