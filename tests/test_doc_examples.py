@@ -29,6 +29,7 @@ EXPECTED: dict[str, tuple[int, int, bool]] = {
     "topics/tensors-from-data.md": (13, 43, True),
     "topics/checkpointing.md": (10, 55, True),
     "topics/gradscaler.md": (9, 64, True),
+    "topics/memory-growth.md": (9, 60, True),
     "reviews/copies-and-inplace-article.md": (3, 10, False),
 }
 

@@ -143,6 +143,7 @@ AWAITING_GPU_RUN = {
     "topics/amp.md": 2,
     "topics/checkpointing.md": 10,
     "topics/gradscaler.md": 9,
+    "topics/memory-growth.md": 9,
     "topics/saved-tensors.md": 2,
     "topics/tensors-from-data.md": 13,
     "topics/views-and-inplace.md": 5,
