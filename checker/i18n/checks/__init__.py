@@ -7,7 +7,7 @@ message: see :mod:`checker.i18n.checks.completeness`.
 
 from __future__ import annotations
 
-from checker.i18n.checks import claims, code, glossary, security, structure
+from checker.i18n.checks import claims, code, glossary, register, security, structure, terms
 from checker.i18n.message import EntryCheck
 
 #: Checks of a translation that the build will use, in report order.
@@ -17,6 +17,8 @@ TRANSLATION_CHECKS: tuple[EntryCheck, ...] = (
     structure.check,
     claims.check,
     glossary.check,
+    terms.check,
+    register.check,
 )
 
 #: Checks of a translation that the build will not use (fuzzy entries): only what is unsafe.
