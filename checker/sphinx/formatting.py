@@ -34,6 +34,8 @@ def value(raw: Value, unit: str, lang: str) -> tuple[str, bool]:  # noqa: PLR091
         if raw and abs(raw) < 0.01:  # a small ratio keeps two significant digits, not 0.00
             return f"{raw:.2g}", False
         return number(raw, lang, digits=2), False
+    if unit == "text" and raw == "no error":  # what a call that raised nothing returned
+        return text(lang, "no-error"), False
     if unit in ("dtype", "exception", "text"):
         return str(raw), True
     if isinstance(raw, float):

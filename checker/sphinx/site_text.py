@@ -7,6 +7,8 @@ title.
   ``checker/sphinx/locale/<lang>/LC_MESSAGES/sphinx.po``, holds every label of the theme's
   template; it is compiled into the build's doctree folder and registered before the
   theme's, so it completes and corrects the theme while Sphinx's own translations stay first.
+- The theme's search placeholder is a theme option (``search_bar_text``), not a message:
+  :func:`translate_search_text` puts it through the same catalog on every page.
 - The site's title, project name and copyright line come from ``checker_site_text``, a
   ``{lang: {config name: text}}`` table in ``conf.py``, applied once the language is known.
 """
@@ -19,6 +21,7 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ConfigError
+from sphinx.locale import get_translation
 
 from checker.sphinx.messages import THEME_DOMAIN, catalog_path
 from checker.sphinx.warnings_ import CheckerWarnings, warn
@@ -30,7 +33,17 @@ SITE_TEXT_KEYS = ("project", "html_title", "html_short_title", "copyright")
 def setup_site_text(app: Sphinx) -> None:
     app.add_config_value("checker_site_text", {}, "html", types=[dict])
     app.connect("config-inited", apply_site_text)
+    app.connect("html-page-context", translate_search_text)
     register_theme_catalog(app)
+
+
+def translate_search_text(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """The theme's search placeholder and label in the page's language."""
+    english = context.get("theme_search_bar_text")
+    if isinstance(english, str) and english:
+        context["theme_search_bar_text"] = str(get_translation(THEME_DOMAIN)(english))
 
 
 def apply_site_text(app: Sphinx, config: Config) -> None:
