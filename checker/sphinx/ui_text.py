@@ -41,6 +41,8 @@ LABELS: dict[str, str] = {
     "languages": "Languages",
     "unit-mib": "MiB",
     "separator": ", ",
+    # between a label and what it labels: "Control: ..."
+    "colon": ": ",
     "control": "Control",
     "no-control": "No control",
     "no-control-yet": "none written yet",
