@@ -83,13 +83,6 @@ def _table(app: Sphinx, fromdoc: str) -> nodes.table:
             if verdict is None or device not in claim.devices:
                 row.append("—")
             else:
-                row.append(
-                    [
-                        nodes.inline(
-                            text=formatting.badge(verdict, lang),
-                            classes=formatting.badge_classes(verdict),
-                        )
-                    ]
-                )
+                row.append([formatting.badge_node(verdict, lang)])
         rows.append(row)
     return table(headers, rows, classes=["checker-claims-table"])

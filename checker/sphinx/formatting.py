@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from babel.numbers import format_decimal
+from docutils import nodes
 
 from checker.evidence import Evidence, Outcome, Value
 from checker.sphinx.ui_text import text
@@ -61,14 +62,34 @@ def measured_on(evidence: Evidence, lang: str) -> str:
     return label
 
 
+#: Between the parts of a badge.
+BADGE_SEPARATOR = " · "
+
+
 def badge(verdict: Verdict, lang: str) -> str:
     """One line per device: ``refuted · CPU · torch 2.13.0+cpu``."""
+    return BADGE_SEPARATOR.join(badge_parts(verdict, lang))
+
+
+def badge_node(verdict: Verdict, lang: str) -> nodes.inline:
+    """The badge with each part in a span of its own (``checker-badge-part``), so that a
+    narrow column breaks it between its parts, never inside a date or a word."""
+    node = nodes.inline(classes=badge_classes(verdict))
+    for i, part in enumerate(badge_parts(verdict, lang)):
+        if i:
+            node += nodes.Text(BADGE_SEPARATOR)
+        node += nodes.inline(text=part, classes=["checker-badge-part"])
+    return node
+
+
+def badge_parts(verdict: Verdict, lang: str) -> list[str]:
+    """The outcome, the device, its name, the torch version, when recorded, whether stale."""
     device = verdict.device.upper()
     evidence = verdict.evidence
     if evidence is None:
         if verdict.outcome is Outcome.ERROR:
-            return f"{text(lang, 'error')} · {device}"
-        return f"{text(lang, 'not-run')} · {device}"
+            return [text(lang, "error"), device]
+        return [text(lang, "not-run"), device]
     parts = [text(lang, evidence.outcome.value), device]
     if evidence.device != "cpu":
         parts.append(evidence.device_name)
@@ -77,7 +98,7 @@ def badge(verdict: Verdict, lang: str) -> str:
         parts.append(text(lang, "recorded", date=evidence.measured_at[:10]))
     if verdict.stale:
         parts.append(text(lang, "stale"))
-    return " · ".join(parts)
+    return parts
 
 
 def badge_classes(verdict: Verdict) -> list[str]:
