@@ -223,9 +223,10 @@ TOOL_NAMES = frozenset(
     | {"gettext", "functorch", "docstring", "repr", "Web"}
 )
 #: A quotation of English, which a page quotes on purpose ("does not reduce", "This is because").
-#: A text node may hold only its start or its end, where code interrupts it.
+#: A text node may hold only its start or its end, where code interrupts it; Sphinx's smart
+#: quotes may turn an opening quote after "(" into a closing one.
 _QUOTED_ENGLISH = re.compile(
-    r"[\"“「『][\x20-\x7e…]+[\"”」』]|[\"“「『][\x20-\x7e…]+$|^[\x20-\x7e…]+[\"”」』]"
+    r"[\"“”「『][\x20-\x7e…]+[\"“”」』]|[\"“”「『][\x20-\x7e…]+$|^[\x20-\x7e…]+[\"“”」』]"
 )
 #: A gloss: the English term in parentheses after its translation, "異常検出（anomaly detection）".
 _GLOSS = re.compile(
@@ -293,14 +294,16 @@ const lines = el => {
   }
   return tops.size;
 };
-// a word cut in two: a break between two letters of one word (not at a space, not after
-// punctuation such as the "：" of 古い記録：…)
+// a word cut in two: a break inside a Latin word, a number or a date ("2026-11-|22"), or a
+// line of one character (Japanese breaks between characters, but not one per line)
 const cutWords = el => {
   const cut = [];
+  const latin = /[A-Za-z0-9.+-]/;
   const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent;
     let last = null;
+    let run = 0;
     for (let i = 0; i < text.length; i++) {
       const range = document.createRange();
       range.setStart(node, i);
@@ -308,9 +311,13 @@ const cutWords = el => {
       const rect = range.getClientRects()[0];
       if (!rect) continue;
       const top = Math.round(rect.top);
-      if (last !== null && top > last && !' ·、。：:,'.includes(text[i - 1]) && text[i] !== ' ') {
-        cut.push(text.slice(Math.max(0, i - 4), i + 4));
+      if (last !== null && top > last) {
+        if ((latin.test(text[i - 1]) && latin.test(text[i])) || run === 1) {
+          cut.push(text.slice(Math.max(0, i - 4), i + 4));
+        }
+        run = 0;
       }
+      if (text[i] !== ' ') run += 1;
       last = top;
     }
   }
