@@ -245,7 +245,7 @@ def english_outside_code(text: str, identifiers: frozenset[str]) -> list[str]:
 
 def test_a_gloss_is_no_english_left_but_a_label_is() -> None:
     identifiers = frozenset({"backward"})
-    assert english_outside_code("付け替える（rebase する）ことで記録されます", identifiers) == []
+    assert english_outside_code("付け替える（rebase）ことで記録されます", identifiers) == []
     assert english_outside_code("異常検出（anomaly detection）を使う", identifiers) == []
     assert english_outside_code('述語（"does not reduce"、削減しない）', identifiers) == []
     assert english_outside_code("GitHub Actions のアノテーション", identifiers) == []
