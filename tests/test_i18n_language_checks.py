@@ -274,3 +274,9 @@ def test_every_recorded_rule_reads_without_english(lang: str) -> None:
     assert len(rules) > 50
     left = {rule: english.english_words(translate_text(lang, rule)) for rule in rules}
     assert {rule: words for rule, words in left.items() if words} == {}
+
+
+def test_why_a_probe_failed_is_shown_in_the_page_language() -> None:
+    # a probe that ran past its time on a loaded machine showed "CPU: timed out after 60 s"
+    assert translate_text("ja", "timed out after 60 s") == "60 秒でタイムアウト"
+    assert translate_text("ko", "timed out after 60 s") == "60초 후 시간 초과"
