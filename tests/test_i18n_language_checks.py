@@ -280,3 +280,14 @@ def test_why_a_probe_failed_is_shown_in_the_page_language() -> None:
     # a probe that ran past its time on a loaded machine showed "CPU: timed out after 60 s"
     assert translate_text("ja", "timed out after 60 s") == "60 秒でタイムアウト"
     assert translate_text("ko", "timed out after 60 s") == "60초 후 시간 초과"
+
+
+def test_a_name_the_english_writes_stays_but_its_prose_words_do_not() -> None:
+    english_text = "holds if cat of two float16 tensors returns float32"
+    kept = "2 つの float16 テンソルの cat が float32 を返せば成立"
+    assert check_message(message(kept, "ja", english_text)) == []
+    left = "cat and stack が float32 を返せば成立"
+    found = check_message(message(left, "ja", english_text + " and"))
+    assert [f.message.split(";")[0] for f in found if f.check is Check.ENGLISH_LEFT] == [
+        "English outside code: and, stack"
+    ]

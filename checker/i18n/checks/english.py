@@ -6,9 +6,10 @@ is recognised as :mod:`checker.i18n.generated` recognises it (``add_``, ``x.grad
 ``dtype=torch.float16``), and so are words with a digit (``float16``, ``2**-126``), names with a
 capital letter (``CUDA``, ``NumPy``, ``RuntimeError``, ``GradScaler``) and the lower-case API
 names of :data:`API_NAMES` (``exp``, ``backward``, ``autocast``), which rules write without
-parentheses. Any other run of Latin letters is English left on the page: a list joined with
-"and", a variant written as a slug (``no-grad``), a value such as "no error", a label
-("Search the docs"). A quoted error message of Python (``'expected an indented block'``) is
+parentheses, and the words the English message itself writes, except words of English prose
+(:data:`ENGLISH_PROSE`: "and", "the", "default", "error"...). Any other run of Latin
+letters is English left on the page: a list joined with "and", a variant written as a slug
+(``no-grad``), a value such as "no error", a label ("Search the docs"). A quoted error message of Python (``'expected an indented block'``) is
 code as well, as are ``{placeholders}`` and the ``%(name)s`` fields of the theme.
 """
 
@@ -122,7 +123,7 @@ def check(message: Message) -> Iterator[TranslationFinding]:
     """A finding when the Japanese or Korean text of ``message`` holds English words."""
     if message.lang not in ("ja", "ko"):
         return
-    words = english_words(message.translation)
+    words = english_words(message.translation, names_in(message.english))
     if words:
         shown = ", ".join(dict.fromkeys(words))
         yield message.finding(
@@ -131,8 +132,23 @@ def check(message: Message) -> Iterator[TranslationFinding]:
         )
 
 
-def english_words(text: str) -> list[str]:
-    """The English words of ``text`` outside code, fields and quoted messages."""
+#: Words of English prose: never a name of code, even where the English message has them.
+ENGLISH_PROSE = frozenset(
+    "a an and are as at be by default disable error for from in into is it no not of on or "
+    "the this that to under with without".split()
+)
+
+
+def names_in(english: str) -> frozenset[str]:
+    """The lower-case names the English message writes, which a translation keeps as they
+    are (an API name the allowlist does not know yet, ``cat`` in "cat of two tensors"),
+    prose words aside."""
+    return frozenset(_LATIN_WORD.findall(english)) - ENGLISH_PROSE
+
+
+def english_words(text: str, names: frozenset[str] = frozenset()) -> list[str]:
+    """The English words of ``text`` outside code, fields and quoted messages; ``names``
+    (:func:`names_in` the English) are code too."""
     text = _QUOTED.sub(" ", _FIELD.sub(" ", text))
     text = _CODE.sub(" ", _CALL.sub(" ", text))
     return [
@@ -141,4 +157,5 @@ def english_words(text: str) -> list[str]:
         if word.lower() == word
         and not any(c.isdigit() for c in word)
         and word.strip("-") not in API_NAMES
+        and word not in names
     ]
