@@ -9,8 +9,9 @@ names of :data:`API_NAMES` (``exp``, ``backward``, ``autocast``), which rules wr
 parentheses, and the words the English message itself writes, except words of English prose
 (:data:`ENGLISH_PROSE`: "and", "the", "default", "error"...). Any other run of Latin
 letters is English left on the page: a list joined with "and", a variant written as a slug
-(``no-grad``), a value such as "no error", a label ("Search the docs"). A quoted error message of Python (``'expected an indented block'``) is
-code as well, as are ``{placeholders}`` and the ``%(name)s`` fields of the theme.
+(``no-grad``), a value such as "no error", a label ("Search the docs"). A quoted error
+message of Python (``'expected an indented block'``) is code as well, as are
+``{placeholders}`` and the ``%(name)s`` fields of the theme.
 """
 
 from __future__ import annotations
@@ -134,8 +135,9 @@ def check(message: Message) -> Iterator[TranslationFinding]:
 
 #: Words of English prose: never a name of code, even where the English message has them.
 ENGLISH_PROSE = frozenset(
-    "a an and are as at be by default disable error for from in into is it no not of on or "
-    "the this that to under with without".split()
+    {"a", "an", "and", "are", "as", "at", "be", "by", "default", "disable", "error", "for"}
+    | {"from", "in", "into", "is", "it", "no", "not", "of", "on", "or", "the", "this", "that"}
+    | {"to", "under", "with", "without"}
 )
 
 
