@@ -29,7 +29,8 @@ from tests.helpers import ROOT, sphinx_html
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 LANGS = TRANSLATED
-PAGES = page_names(ROOT / "docs")
+#: Every page a reader reaches by links; the 404 page is served for missing addresses (below).
+PAGES = tuple(p for p in page_names(ROOT / "docs") if p != "404")
 #: Names that are English words and still not translated: products, languages, the theme.
 PROPER_NAMES = frozenset(
     {"English", "Python", "Sphinx", "PyData Sphinx Theme", "Linear", "Function", "Pool"}
@@ -253,3 +254,229 @@ def test_the_claims_page_filters_by_topic_device_and_outcome(
     path = folder / "claims-filtered.png"
     browser.save_screenshot(str(path))
     assert path.stat().st_size > 10_000
+# -- issue 26: no English outside code anywhere on the page, the claims table, the 404 page ------
+
+#: Every visible text outside code, prose included, and every label the browser shows without
+#: it being text: placeholders, aria-labels, tooltips (``title``), image descriptions.
+_READ_ALL_TEXT = """
+document.querySelectorAll('details').forEach(d => { d.open = true; });
+const code = 'code, pre, kbd, samp, tt, var, script, style, noscript, .highlight';
+const texts = [];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const el = node.parentElement;
+  const text = node.textContent.trim();
+  if (!text || !el || el.closest(code) || el.closest('.headerlink, .checker-glossary')) continue;
+  if (!el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) continue;
+  texts.push(text);
+}
+for (const el of document.querySelectorAll('[placeholder], [aria-label], [title], img[alt]')) {
+  if (el.closest('code, pre, .highlight')) continue;
+  for (const name of ['placeholder', 'aria-label', 'title', 'alt']) {
+    const value = el.getAttribute(name);
+    if (value && value.trim()) texts.push(value.trim());
+  }
+}
+const codeWords = Array.from(document.querySelectorAll('code, pre'), c => c.textContent);
+return [texts, codeWords];
+"""
+
+#: Names of tools and formats that Japanese and Korean technical text writes in Latin letters.
+TOOL_NAMES = frozenset(
+    {"GitHub Actions", "Lua", "Jupyter", "docutils", "Landlock", "Linux", "tmpfs", "pyenv"}
+    | {"gettext", "functorch", "docstring", "repr", "Web"}
+)
+#: A quotation of English, which a page quotes on purpose ("does not reduce", "This is because").
+#: A text node may hold only its start or its end, where code interrupts it; Sphinx's smart
+#: quotes may turn an opening quote after "(" into a closing one.
+_QUOTED_ENGLISH = re.compile(
+    r"[\"“”「『][\x20-\x7e…]+[\"“”」』]|[\"“”「『][\x20-\x7e…]+$|^[\x20-\x7e…]+[\"“”」』]"
+)
+#: A gloss: the English term in parentheses after its translation, "異常検出（anomaly detection）".
+_GLOSS = re.compile(
+    r"(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3])\s?[（(][A-Za-z][A-Za-z -]*(?:[）)]|$)"
+)
+
+
+def english_outside_code(text: str, identifiers: frozenset[str]) -> list[str]:
+    """The English words of a text shown outside code; its glosses of English terms, its
+    quotations of English and the names of tools aside."""
+    text = _QUOTED_ENGLISH.sub(" ", _GLOSS.sub(" ", text))
+    for name in sorted(TOOL_NAMES, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return english_words(text, identifiers)
+
+
+def test_a_gloss_is_no_english_left_but_a_label_is() -> None:
+    identifiers = frozenset({"backward"})
+    assert english_outside_code("付け替える（rebase）ことで記録されます", identifiers) == []
+    assert english_outside_code("異常検出（anomaly detection）を使う", identifiers) == []
+    assert english_outside_code('述語（"does not reduce"、削減しない）', identifiers) == []
+    assert english_outside_code("GitHub Actions のアノテーション", identifiers) == []
+    assert english_outside_code("Search the docs ...", identifiers) == ["Search", "the", "docs"]
+    assert english_outside_code("Link to this heading", identifiers) == [
+        "Link",
+        "to",
+        "this",
+        "heading",
+    ]
+    assert english_outside_code("exp, tanh and relu がそれぞれ", identifiers | {"exp"}) == [
+        "tanh",
+        "and",
+        "relu",
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_english_outside_code_on_any_page_theme_and_tooltips_included(
+    built: dict[str, Path], browser: Any, lang: str
+) -> None:
+    read = {}
+    for page in PAGES:
+        browser.get((built[lang] / f"{page}.html").as_uri())
+        read[page] = browser.execute_script(_READ_ALL_TEXT)
+    identifiers = _identifiers([c for _, code in read.values() for c in code])
+    english = [
+        f"{page}: {' '.join(words)}: {text[:120]!r}"
+        for page, (texts, _) in read.items()
+        for text in texts
+        if (words := english_outside_code(text, identifiers))
+    ]
+    assert english == [], "\n".join(english)
+
+
+_CLAIMS_COLUMNS = """
+const table = document.querySelector('.checker-claims-table');
+// the lines a text takes: the distinct tops of its characters' boxes, text nodes only
+const lines = el => {
+  const tops = new Set();
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const rect of range.getClientRects()) if (rect.width) tops.add(Math.round(rect.top));
+  }
+  return tops.size;
+};
+// a word cut in two: a break inside a Latin word, a number or a date ("2026-11-|22"), or a
+// line of one character (Japanese breaks between characters, but not one per line)
+const cutWords = el => {
+  const cut = [];
+  const latin = /[A-Za-z0-9.+-]/;
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent;
+    let last = null;
+    let run = 0;
+    for (let i = 0; i < text.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (!rect) continue;
+      const top = Math.round(rect.top);
+      if (last !== null && top > last) {
+        if ((latin.test(text[i - 1]) && latin.test(text[i])) || run === 1) {
+          cut.push(text.slice(Math.max(0, i - 4), i + 4));
+        }
+        run = 0;
+      }
+      if (text[i] !== ' ') run += 1;
+      last = top;
+    }
+  }
+  return cut;
+};
+const verdicts = Array.from(table.querySelectorAll('tbody td:nth-child(3)'));
+const badges = Array.from(table.querySelectorAll('.checker-badge'));
+return {
+  cells: verdicts.length,
+  badges: badges.length,
+  wrapped: verdicts.filter(td => lines(td) > 1).map(td => td.textContent),
+  cutBadges: badges.flatMap(cutWords),
+  wordBreak: getComputedStyle(document.body).wordBreak,
+};
+"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_claims_table_keeps_verdicts_on_one_line_and_badges_whole(
+    built: dict[str, Path], browser: Any, lang: str
+) -> None:
+    browser.get((built[lang] / "claims.html").as_uri())
+    found = browser.execute_script(_CLAIMS_COLUMNS)
+    assert found["cells"] > 100 and found["badges"] > 100
+    assert found["wrapped"] == [] and found["cutBadges"] == []
+    # Korean breaks between words only
+    assert found["wordBreak"] == ("keep-all" if lang == "ko" else "normal")
+    folder = SCREENSHOTS / lang
+    folder.mkdir(parents=True, exist_ok=True)
+    table = browser.find_element("css selector", ".checker-claims-table")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", table)
+    shot = folder / "claims-table.png"
+    browser.save_screenshot(str(shot))
+    assert shot.stat().st_size > 10_000
+
+
+@pytest.fixture(scope="module")
+def served(built: dict[str, Path]) -> Iterator[str]:
+    """The built sites served as the service serves them (``StaticFiles(html=True)`` mounted
+    at ``/docs/<lang>``), on a free loopback port."""
+    import threading
+
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+    from starlette.staticfiles import StaticFiles
+
+    from tests.service_running import free_port
+
+    routes = [
+        Mount(f"/docs/{lang}", StaticFiles(directory=site, html=True))
+        for lang, site in built.items()
+    ]
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(Starlette(routes=routes), port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        thread.join(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+#: The 404 page's title, in each language (docs/404.md and its catalogs).
+NOT_FOUND_TITLES = {"ja": "ページが見つかりません", "ko": "페이지를 찾을 수 없습니다"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_missing_address_shows_the_404_page_of_its_language(
+    built: dict[str, Path], served: str, browser: Any, lang: str
+) -> None:
+    import urllib.error
+    import urllib.request
+
+    address = f"{served}/docs/{lang}/topics/no-such-page.html"
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(address, timeout=30)
+    assert answer.value.code == 404
+    assert NOT_FOUND_TITLES[lang] in answer.value.read().decode("utf-8")
+    browser.get(address)
+    heading = browser.find_element("css selector", "h1").text
+    assert NOT_FOUND_TITLES[lang] in heading
+    # styled from the site's root although served one folder down: the theme's colours apply
+    primary = browser.execute_script(
+        "return getComputedStyle(document.documentElement).getPropertyValue('--pst-color-primary')"
+    )
+    assert primary.strip()
+    links = browser.execute_script(
+        "return Array.from(document.querySelectorAll('article a'), a => a.href)"
+    )
+    assert f"{served}/docs/{lang}/index.html" in links
+    texts, code = browser.execute_script(_READ_ALL_TEXT)
+    english = [t for t in texts if english_outside_code(t, _identifiers(code))]
+    assert english == []
+    folder = SCREENSHOTS / lang
+    folder.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(folder / "404.png"))

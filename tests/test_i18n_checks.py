@@ -52,7 +52,7 @@ def checks(
         ("See {ref}`the guide <guide>`.", "{ref}`ガイド <guide>` を参照。"),
         (
             "Read [the docs](https://pytorch.org/docs).",
-            "[ドキュメント](https://pytorch.org/docs) を読む。",
+            "[ドキュメント](https://pytorch.org/docs) を読んでください。",
         ),
         # roles, code and numbers may move; CJK text may touch digits and roles
         ("It takes {measured}`k` for `x`, 4 bytes.", "`x` には4バイト、{measured}`k` が必要です。"),
@@ -77,10 +77,10 @@ def test_faithful_translations_pass(english: str, translation: str) -> None:
         ("Value {measured}`a`.", "値 {measured} `a`。", ["code-literal", "role"]),
         (
             "Read [the docs](https://pytorch.org/docs).",
-            "[ドキュメント](https://pytorch.org/api) を読む。",
+            "[ドキュメント](https://pytorch.org/api) を読んでください。",
             ["link"],
         ),
-        ("Read [the docs](#a).", "[ドキュメント](#a) と [別](#b) を読む。", ["link"]),
+        ("Read [the docs](#a).", "[ドキュメント](#a) と [別](#b) を読んでください。", ["link"]),
         (
             "Use {{ version }} here.",
             "ここでは {{ release }} を使います。",
@@ -129,7 +129,11 @@ HOOKS, FLOAT16 = CLAIMS
     [
         ("ja", "`disable_saved_tensors_hooks` の中でもメモリは削減されません。", []),
         ("ja", "`disable_saved_tensors_hooks` の中ではメモリが削減されます。", ["claim-negation"]),
-        ("ja", "`disable_saved_tensors_hooks` でもメモリは少なくならない。", ["claim-vocabulary"]),
+        (
+            "ja",
+            "`disable_saved_tensors_hooks` でもメモリは少なくなりません。",
+            ["claim-vocabulary"],
+        ),
         ("ko", "`disable_saved_tensors_hooks` 안에서도 메모리는 줄어들지 않습니다.", []),
         ("ko", "`disable_saved_tensors_hooks` 안에서는 메모리가 줄어듭니다.", ["claim-negation"]),
         (
@@ -183,7 +187,7 @@ def test_glossary_terms(lang: Lang, translation: str, expected: list[str]) -> No
 
 def test_glossary_terms_match_whole_words_in_prose_only() -> None:
     assert checks("Two storages.", "二つのメモリ。") == ["glossary"]
-    assert checks("Call `untyped_storage()` here.", "ここで `untyped_storage()` を呼ぶ。") == []
+    assert checks("Call `untyped_storage()` here.", "ここで `untyped_storage()` を呼びます。") == []
     assert checks("A storagething.", "何か。") == []
 
 
@@ -445,7 +449,10 @@ def test_every_link_scheme_but_http_is_refused(link: str, scheme: str) -> None:
 
 def test_an_autolink_and_a_bare_javascript_url_are_refused() -> None:
     english = "Read the guide first."
-    for translation in ("まず <javascript:alert> を読む。", "まず javascript:alert を読む。"):
+    for translation in (
+        "まず <javascript:alert> を読んでください。",
+        "まず javascript:alert を読んでください。",
+    ):
         assert findings(english, translation) == [
             (
                 "external-link",

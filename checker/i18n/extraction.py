@@ -13,7 +13,8 @@
   ``no_control``, shown in its evidence panel;
 - reasons a device was not run: the literal reason given to ``Presence``, ``not_run`` or an
   ``"absent"`` result in :mod:`checker.devices`, :mod:`checker.runner`, :mod:`checker.worker`,
-  and to ``NotApplicable`` in the claim modules.
+  and to ``NotApplicable`` in the claim modules; and why a probe's job failed, the literal
+  ``failure=`` of a ``JobResult`` in :mod:`checker.pool` (a timeout, a crash).
 
 A rule that is not a literal cannot be translated: it is reported, and the rest goes on.
 :func:`write_template` writes the messages as a ``.pot`` template.
@@ -35,8 +36,10 @@ from checker.source_hash import reached_modules
 from checker.text.fields import produces
 
 #: Modules whose literal reasons for a device not run are shown on pages.
-REASON_MODULES = ("checker.devices", "checker.runner", "checker.worker")
+REASON_MODULES = ("checker.devices", "checker.runner", "checker.worker", "checker.pool")
 _REASON_CALLS = {"Presence": 2, "not_run": 2, "NotApplicable": 0}
+#: Calls whose keyword gives a reason: why a probe's job failed (a timeout, a crash).
+_REASON_KEYWORDS = {"JobResult": "failure"}
 
 
 def extract(
@@ -172,6 +175,10 @@ def _reason_nodes(tree: ast.AST) -> Iterator[ast.expr]:
                 value = node.args[index]
                 if isinstance(value, ast.Constant | ast.JoinedStr):
                     yield value
+            keyword = _REASON_KEYWORDS.get(node.func.id)
+            for given in node.keywords if keyword is not None else ():
+                if given.arg == keyword and isinstance(given.value, ast.Constant | ast.JoinedStr):
+                    yield given.value
         elif isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values, strict=True):
                 is_reason = isinstance(key, ast.Constant) and key.value == "absent"

@@ -136,6 +136,16 @@ class Check(enum.Enum):
     table column, a sentence two pages share): choose one translation and use it everywhere."""
     GLOSSARY_FILE = "glossary-file"
     """``locales/glossary.toml`` is missing or malformed, so terms cannot be checked."""
+    TERM = "term"
+    """The translation uses a variant of a settled term (``enforce = "settled"`` in
+    ``locales/glossary.toml``): one concept has one term in a language, in every message."""
+    REGISTER = "register"
+    """A sentence ends in another register than the language's (``[register]`` in
+    ``locales/glossary.toml``): Japanese です/ます, not …する。/…である。; Korean 합니다/하십시오,
+    not …한다. or …하세요."""
+    ENGLISH_LEFT = "english-left"
+    """Generated text in Japanese or Korean holds an English word outside code: translate it,
+    or write it as code if it is an API name (rules and labels name code as it is written)."""
 
     # -- the run itself ----------------------------------------------------------------------
     INTERNAL = "internal"
@@ -178,7 +188,8 @@ _FAMILIES = {
         Check.CLAIM_VOCABULARY,
     ),
     "security": (Check.HTML, Check.DIRECTIVE, Check.EXTERNAL_LINK, Check.MYST_SYNTAX),
-    "glossary": (Check.GLOSSARY, Check.CONSISTENCY, Check.GLOSSARY_FILE),
+    "glossary": (Check.GLOSSARY, Check.CONSISTENCY, Check.GLOSSARY_FILE, Check.TERM),
+    "language": (Check.REGISTER, Check.ENGLISH_LEFT),
     "run": (Check.INTERNAL,),
 }
 _FAMILY = {check: family for family, checks in _FAMILIES.items() for check in checks}

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from checker.claim import Claim
+from checker.i18n.checks import english as english_check
 from checker.i18n.checks import glossary as glossary_check
-from checker.i18n.checks import roles, security, structure
+from checker.i18n.checks import register, roles, security, structure, terms
 from checker.i18n.checks.completeness import PageCoverage
 from checker.i18n.findings import Check, Severity, TranslationFinding
 from checker.i18n.glossary import Glossary
@@ -161,6 +162,9 @@ def check_message(message: Message) -> list[TranslationFinding]:
     )
     found += glossary_check.check(words_only)
     found += roles.check(words_only)
+    found += terms.check(words_only)
+    found += register.check(message)
+    found += english_check.check(message)
     return found
 
 

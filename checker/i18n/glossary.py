@@ -14,7 +14,9 @@ preferred translations wherever the English has the term, and none of the varian
 ``"avoid"`` only refuses the variants where the English has the term (a common word such as
 "line" or "default" is often translated by other means); ``"anywhere"`` is a house style
 rather than a word of the English: its variants are refused in every message, whatever the
-English says (counters such as ひとつ against 1 つ). A term's preferred translations also
+English says (counters such as ひとつ against 1 つ); ``"settled"`` is a choice between two
+words for one concept: its variants are errors in every message
+(:mod:`checker.i18n.checks.terms`). A term's preferred translations also
 allow the variants of other terms that they contain: "row" (행) allows 행 in a message that
 also speaks of a line (줄).
 
@@ -34,7 +36,7 @@ from checker.text.languages import TRANSLATED
 _TOML_LINE = re.compile(r"at line (\d+)")
 _TERM_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*term[ \t]*\]\]", re.MULTILINE)
 #: The ways a term is checked, see the module's docstring.
-ENFORCE = ("preferred", "avoid", "anywhere")
+ENFORCE = ("preferred", "avoid", "anywhere", "settled")
 
 
 class GlossaryError(Exception):
@@ -74,6 +76,9 @@ class Glossary:
 
     path: Path
     terms: tuple[Term, ...] = ()
+    #: The register of each language's prose, as the glossary's ``[register]`` notes it
+    #: (checked by :mod:`checker.i18n.checks.register`).
+    register: dict[str, str] = field(default_factory=dict)
 
 
 def load_glossary(path: Path) -> Glossary:
@@ -91,9 +96,12 @@ def load_glossary(path: Path) -> Glossary:
         last = len(text.rstrip("\n").split("\n"))  # "at end of document" has no line
         raise GlossaryError(path, int(match[1]) if match else last, f"not TOML: {exc}") from exc
     lines = [text.count("\n", 0, m.start()) + 1 for m in _TERM_HEADER.finditer(text)]
-    unknown = set(data) - {"term"}
+    unknown = set(data) - {"term", "register"}
     if unknown:
         raise GlossaryError(path, 1, f"unknown top-level keys {sorted(unknown)}; use [[term]]")
+    register = data.get("register", {})
+    if not isinstance(register, dict) or not all(isinstance(v, str) for v in register.values()):
+        raise GlossaryError(path, 1, "[register] must map languages to a note")
     raw_terms = data.get("term", [])
     if not isinstance(raw_terms, list):
         raise GlossaryError(path, 1, "'term' must be an array of tables: [[term]]")
@@ -101,7 +109,7 @@ def load_glossary(path: Path) -> Glossary:
     for index, raw in enumerate(raw_terms):
         line = lines[index] if index < len(lines) else 1
         terms.append(_term(path, line, raw))
-    return Glossary(path, tuple(terms))
+    return Glossary(path, tuple(terms), register)
 
 
 def _term(path: Path, line: int, raw: object) -> Term:
@@ -125,8 +133,10 @@ def _term(path: Path, line: int, raw: object) -> Term:
     enforce = raw.get("enforce", "preferred")
     if enforce not in ENFORCE:
         raise GlossaryError(path, line, f"enforce must be one of {list(ENFORCE)}")
-    if enforce == "anywhere" and not avoid:
-        raise GlossaryError(path, line, 'a term with enforce = "anywhere" needs variants to avoid')
+    if enforce in ("anywhere", "settled") and not avoid:
+        raise GlossaryError(
+            path, line, f'a term with enforce = "{enforce}" needs variants to avoid'
+        )
     return Term(en.strip(), preferred, avoid, line, enforce)
 
 

@@ -193,11 +193,7 @@ def _filtered_as(verdict: Verdict) -> Status:
 def _cell(verdict: Verdict, lang: str) -> list[nodes.Node]:
     """A device's badge; under a verdict not run, why (a device absent from the build
     machine, a probe that cannot measure its case there, a machine too busy to finish it)."""
-    cell: list[nodes.Node] = [
-        nodes.inline(
-            text=formatting.badge(verdict, lang), classes=formatting.badge_classes(verdict)
-        )
-    ]
+    cell: list[nodes.Node] = [formatting.badge_node(verdict, lang)]
     if verdict.status is Status.NOT_RUN and verdict.reason:
         reason = translate_text(lang, verdict.reason.splitlines()[0])
         cell.append(nodes.inline(text=reason, classes=["checker-reason"]))

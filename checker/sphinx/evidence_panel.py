@@ -111,12 +111,12 @@ def _evidence_body(verdicts: list[Verdict], lang: str) -> nodes.container | None
                 classes=["checker-evidence-table"],
             )
         rule = nodes.paragraph()
-        rule += nodes.emphasis(text=f"{text(lang, 'rule')}: ")
+        rule += nodes.emphasis(text=text(lang, "rule") + text(lang, "colon"))
         rule += nodes.Text(translate_text(lang, evidence.observation.rule))
         block += rule
         block += _control_paragraph(verdict, lang)
         probe = nodes.paragraph()
-        probe += nodes.emphasis(text=f"{text(lang, 'probe')}: ")
+        probe += nodes.emphasis(text=text(lang, "probe") + text(lang, "colon"))
         probe += nodes.literal(text=verdict.claim.probe_name)
         probe += nodes.Text(f" ({evidence.probe_hash})")
         block += probe
@@ -129,22 +129,23 @@ def _control_paragraph(verdict: Verdict, lang: str) -> nodes.paragraph:
     claim, evidence = verdict.claim, verdict.evidence
     found = evidence.control if evidence is not None else None
     if claim.control is None:
-        para += nodes.emphasis(text=f"{text(lang, 'no-control')}: ")
+        para += nodes.emphasis(text=text(lang, "no-control") + text(lang, "colon"))
         reason = claim.no_control
         para += nodes.Text(translate_text(lang, reason) if reason else text(lang, "no-control-yet"))
         return para
-    para += nodes.emphasis(text=f"{text(lang, 'control')}: ")
+    para += nodes.emphasis(text=text(lang, "control") + text(lang, "colon"))
     if found is None:
         label = translate_text(lang, claim.control.label)
-        para += nodes.Text(f"{label}, {text(lang, 'not-run')}")
+        para += nodes.Text(label + text(lang, "separator") + text(lang, "not-run"))
         return para
-    para += nodes.Text(f"{translate_text(lang, found.label)}, ")
+    separator = text(lang, "separator")
+    para += nodes.Text(translate_text(lang, found.label) + separator)
     for m in found.observation.measurements:
         shown, is_code = formatting.value(m.value, m.unit, lang)
         para += nodes.literal(text=m.key)
         para += nodes.Text(" ")
         para += nodes.literal(text=shown) if is_code else nodes.Text(shown)
-        para += nodes.Text(", ")
+        para += nodes.Text(separator)
     para += nodes.strong(text=text(lang, found.outcome.value))
     return para
 
@@ -155,6 +156,6 @@ def _release_history(found: Versions, claim_id: str, lang: str) -> list[nodes.No
     if not history:
         return []
     para = nodes.paragraph(classes=["checker-releases"])
-    para += nodes.emphasis(text=f"{text(lang, 'releases')}: ")
+    para += nodes.emphasis(text=text(lang, "releases") + text(lang, "colon"))
     para += nodes.Text(" · ".join(f"{short(r)} {text(lang, f'outcome-{o}')}" for r, o in history))
     return [para]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from babel.numbers import format_decimal
+from docutils import nodes
 
 from checker.claim import Expect
 from checker.evidence import Evidence, Outcome, Value
@@ -35,6 +36,8 @@ def value(raw: Value, unit: str, lang: str) -> tuple[str, bool]:  # noqa: PLR091
         if raw and abs(raw) < 0.01:  # a small ratio keeps two significant digits, not 0.00
             return f"{raw:.2g}", False
         return number(raw, lang, digits=2), False
+    if unit == "text" and raw == "no error":  # what a call that raised nothing returned
+        return text(lang, "no-error"), False
     if unit in ("dtype", "exception", "text"):
         return str(raw), True
     if isinstance(raw, float):
@@ -60,15 +63,36 @@ def measured_on(evidence: Evidence, lang: str) -> str:
     return label
 
 
+#: Between the parts of a badge.
+BADGE_SEPARATOR = " · "
+
+
 def badge(verdict: Verdict, lang: str) -> str:
     """One line per device: ``holds · CPU · torch 2.13.0+cpu``; for a myth, ``myth refuted ·
     CPU · torch 2.13.0+cpu``."""
+    return BADGE_SEPARATOR.join(badge_parts(verdict, lang))
+
+
+def badge_node(verdict: Verdict, lang: str) -> nodes.inline:
+    """The badge with each part in a span of its own (``checker-badge-part``), so that a
+    narrow column breaks it between its parts, never inside a date or a word."""
+    node = nodes.inline(classes=badge_classes(verdict))
+    for i, part in enumerate(badge_parts(verdict, lang)):
+        if i:
+            node += nodes.Text(BADGE_SEPARATOR)
+        node += nodes.inline(text=part, classes=["checker-badge-part"])
+    return node
+
+
+def badge_parts(verdict: Verdict, lang: str) -> list[str]:
+    """The outcome (a myth's as "myth refuted" or "myth holds"), the device, its name, the
+    torch version, when recorded, whether stale."""
     device = verdict.device.upper()
     evidence = verdict.evidence
     if evidence is None:
         if verdict.outcome is Outcome.ERROR:
-            return f"{text(lang, 'error')} · {device}"
-        return f"{text(lang, 'not-run')} · {device}"
+            return [text(lang, "error"), device]
+        return [text(lang, "not-run"), device]
     outcome = evidence.outcome.value
     # a myth measured false reads "myth refuted", never a bare "confirmed" or "refuted"
     myth = verdict.claim.expect is Expect.FAILS
@@ -80,7 +104,7 @@ def badge(verdict: Verdict, lang: str) -> str:
         parts.append(text(lang, "recorded", date=evidence.measured_at[:10]))
     if verdict.stale:
         parts.append(text(lang, "stale"))
-    return " · ".join(parts)
+    return parts
 
 
 def badge_classes(verdict: Verdict) -> list[str]:

@@ -5,8 +5,9 @@ generated text, each a :class:`~checker.i18n.generated.GeneratedCatalog`.
   the decision rule of every probe, the control labels and the reasons a device was not run
   (read from where they are written by :func:`checker.i18n.extraction.extract`);
 - ``(theme labels)``, the domain ``sphinx``: the labels of the HTML theme (pydata-sphinx-theme's
-  ``sphinx.pot``), which :mod:`checker.sphinx.site_text` registers before the theme's own;
-  none when the theme is not installed.
+  ``sphinx.pot``), which :mod:`checker.sphinx.site_text` registers before the theme's own
+  (none when the theme is not installed), and :data:`SPHINX_LABELS`, the labels of Sphinx's
+  HTML writer and of the theme's options that no catalog of theirs translates.
 
 ``python -m checker i18n --write-template POT`` writes the first one's template.
 """
@@ -37,6 +38,22 @@ def extension_messages(
     return extraction.extract(claims, root, recorded, ui_text.LABELS, labels_file)
 
 
+#: Labels the theme's catalog lacks, with where they are written: the tooltips of Sphinx's
+#: permalinks (Sphinx's Japanese and Korean catalogs leave them empty) and the theme's
+#: search placeholder, a theme option (``search_bar_text``) that site_text translates.
+SPHINX_LABELS: tuple[tuple[str, str], ...] = (
+    ("Search the docs ...", "pydata_sphinx_theme/theme.conf (search_bar_text)"),
+    ("Link to this heading", "sphinx/writers/html5.py"),
+    ("Link to this definition", "sphinx/writers/html5.py"),
+    ("Link to this code", "sphinx/writers/html5.py"),
+    ("Link to this image", "sphinx/writers/html5.py"),
+    ("Link to this table", "sphinx/writers/html5.py"),
+    ("Link to this equation", "sphinx/writers/html5.py"),
+    ("Link to this term", "sphinx/writers/html5.py"),
+    ("Link to this toctree", "sphinx/writers/html5.py"),
+)
+
+
 def theme_messages(
     claims: Sequence[Claim] = (), root: Path = Path(), recorded: tuple[Path, ...] = ()
 ) -> Extraction:
@@ -46,15 +63,18 @@ def theme_messages(
     except ImportError:
         return Extraction(())
     pot = Path(pydata_sphinx_theme.__file__).parent / "locale" / "sphinx.pot"
-    return Extraction(
-        tuple(
-            GeneratedMessage(
-                m.msgid, m.msgctxt, ("pydata_sphinx_theme/locale/sphinx.pot",), "theme"
-            )
-            for m in merged_messages(read_catalog(pot))
-            if m.msgid and m.msgid_plural is None
-        )
+    theme = tuple(
+        GeneratedMessage(m.msgid, m.msgctxt, ("pydata_sphinx_theme/locale/sphinx.pot",), "theme")
+        for m in merged_messages(read_catalog(pot))
+        if m.msgid and m.msgid_plural is None
     )
+    known = {m.msgid for m in theme}
+    extra = tuple(
+        GeneratedMessage(msgid, None, (where,), "theme label")
+        for msgid, where in SPHINX_LABELS
+        if msgid not in known
+    )
+    return Extraction(theme + extra)
 
 
 def catalogs(locale_dir: Path = LOCALE_DIR) -> tuple[GeneratedCatalog, ...]:

@@ -11,7 +11,9 @@ and the translation gate checks the catalogs:
 - the decision rule of every probe and the reasons a device was not run, without context.
   A rule built by an f-string is one message whose fields are ``{placeholders}``
   (:mod:`checker.text.fields`): the text a probe returned is matched against it, and the
-  translation gets the same values.
+  translation gets the same values, each in the language where the catalog translates it
+  (a label ``value-<value>``, such as ``value-no-grad``) and lists re-joined with the
+  language's separators (:mod:`checker.text.values`).
 
 A message that is missing, untranslated or fuzzy shows its English; the translation gate
 reports it, the build never breaks on it.
@@ -28,6 +30,7 @@ from pathlib import Path
 from checker.text import mo
 from checker.text.fields import fill, template_pattern
 from checker.text.po import read_catalog
+from checker.text.values import tidy, translated_values
 
 #: The gettext domain of the extension.
 DOMAIN = "checker"
@@ -81,7 +84,11 @@ def translate_text(lang: str, english: str) -> str:
         match = template.pattern.fullmatch(english)
         if match is not None:
             values = {field: match[group] for field, group in template.groups.items()}
-            return fill(template.translation, values)
+
+            def own(value: str, translations: GNUTranslations = domain.translations) -> str:
+                return translations.pgettext(f"value-{value}", value)
+
+            return tidy(fill(template.translation, translated_values(values, lang, own)), lang)
     return english
 
 

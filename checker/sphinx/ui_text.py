@@ -52,6 +52,8 @@ LABELS: dict[str, str] = {
     "languages": "Languages",
     "unit-mib": "MiB",
     "separator": ", ",
+    # between a label and what it labels: "Control: ..."
+    "colon": ": ",
     "control": "Control",
     "no-control": "No control",
     "no-control-yet": "none written yet",
@@ -70,6 +72,16 @@ LABELS: dict[str, str] = {
     "the last recorded GPU run ({device}, torch {torch}, {date}), so its output is not checked "
     "yet.",
     "cuda-only-ran": "CUDA only: checked on {device} with torch {torch}, recorded {date}.",
+    # a measured value: what a call that raised nothing returned
+    "no-error": "no error",
+    # values a decision rule is built with (the variant of a forward), translated where a
+    # rule shows them: messages.translate_text looks up "value-<value>"
+    "value-default": "default",
+    "value-disable": "disable",
+    "value-no-grad": "no-grad",
+    "value-inference-mode": "inference-mode",
+    "value-save-on-cpu": "save-on-cpu",
+    "value-save-on-cpu-pinned": "save-on-cpu-pinned",
 }
 
 #: How each language names itself in the language switcher.

@@ -203,8 +203,8 @@ MYTH_POOL_SHARES_TENSOR_WITHOUT_COPY = Claim(
         subjects=("multiprocessing", "Pool", "別のプロセス"),
         predicates={
             "en": ("reduc", "memory"),
-            "ja": ("別のプロセス", "削減"),
-            "ko": ("다른 프로세스", "줄이"),
+            "ja": ("別のプロセス", "削減", "同じメモリ"),
+            "ko": ("다른 프로세스", "줄이", "같은 메모리"),
         },
     ),
 )

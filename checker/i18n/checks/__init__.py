@@ -7,7 +7,16 @@ message: see :mod:`checker.i18n.checks.completeness`.
 
 from __future__ import annotations
 
-from checker.i18n.checks import claims, code, glossary, roles, security, structure
+from checker.i18n.checks import (
+    claims,
+    code,
+    glossary,
+    register,
+    roles,
+    security,
+    structure,
+    terms,
+)
 from checker.i18n.message import EntryCheck
 
 #: Checks of a translation that the build will use, in report order.
@@ -18,6 +27,8 @@ TRANSLATION_CHECKS: tuple[EntryCheck, ...] = (
     claims.check,
     roles.check,
     glossary.check,
+    terms.check,
+    register.check,
 )
 
 #: Checks of a translation that the build will not use (fuzzy entries): only what is unsafe.
