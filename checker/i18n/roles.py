@@ -22,6 +22,7 @@ nouns the glossary's terms.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -58,28 +59,43 @@ def english_roles(text: str, nouns: dict[str, str]) -> list[Role]:
     """Roles stated in English ``text``; ``nouns`` maps an English noun to its key."""
     found = []
     for noun_en, key in nouns.items():
-        # "a tensor that requires grad and that nothing has saved": the second clause too
-        noun = (
-            rf"\b{re.escape(noun_en)}s?,?\s+(?:that|which)\s+"
-            r"(?:[^,.;:]{1,40}?\s+and\s+(?:that|which)\s+)?"
-        )
-        for verb, stems in VERBS.items():
-            stem = stems["en"]
-            patterns = (
-                ("patient", rf"{noun}{_BE}{_NOT}\s+{stem}\b"),
-                ("agent", rf"{noun}(?:{_AUX}{_NOT}\s+)?{stem}\b"),
-                # a subject between "that" and the verb: "that nothing has saved"
-                (
-                    "patient",
-                    rf"{noun}(?!{_AUX}\b|{_BE}\b)(?:\w+\s+){{1,3}}?(?:{_AUX}{_NOT}\s+)?{stem}\b",
-                ),
-            )
+        if noun_en.lower() not in text.lower():
+            continue
+        for verb, patterns in _english_patterns(noun_en):
             for role, pattern in patterns:
-                match = re.search(pattern, text, re.IGNORECASE)
+                match = pattern.search(text)
                 if match:
                     found.append(Role(key, verb, role, match.group(0)))
                     break
     return found
+
+
+@functools.cache
+def _english_patterns(
+    noun_en: str,
+) -> tuple[tuple[str, tuple[tuple[str, re.Pattern[str]], ...]], ...]:
+    """Per verb, the patterns that state ``noun_en``'s role, compiled once (there are more of
+    them than ``re``'s own cache keeps)."""
+    # "a tensor that requires grad and that nothing has saved": the second clause too
+    noun = (
+        rf"\b{re.escape(noun_en)}s?,?\s+(?:that|which)\s+"
+        r"(?:[^,.;:]{1,40}?\s+and\s+(?:that|which)\s+)?"
+    )
+    found = []
+    for verb, stems in VERBS.items():
+        stem = stems["en"]
+        patterns = (
+            ("patient", rf"{noun}{_BE}{_NOT}\s+{stem}\b"),
+            ("agent", rf"{noun}(?:{_AUX}{_NOT}\s+)?{stem}\b"),
+            # a subject between "that" and the verb: "that nothing has saved"
+            (
+                "patient",
+                rf"{noun}(?!{_AUX}\b|{_BE}\b)(?:\w+\s+){{1,3}}?(?:{_AUX}{_NOT}\s+)?{stem}\b",
+            ),
+        )
+        compiled = tuple((role, re.compile(p, re.IGNORECASE)) for role, p in patterns)
+        found.append((verb, compiled))
+    return tuple(found)
 
 
 #: A clause before its noun: the verb's stem, its ending (no clause break), the noun.
