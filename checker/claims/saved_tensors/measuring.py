@@ -59,12 +59,13 @@ def _packed_buffers(device: Device, ctx_attribute: bool) -> Observation:
     pooled = seen(lambda: functional.max_pool2d(x, 2))
     custom = seen(lambda: Keep.apply(x))  # type: ignore[no-untyped-call]
     mask_seen = any(t.shape == x.shape and t is not x for t in dropout[:-1])
-    stats_seen = sum(1 for t in stats[:-1] if t.shape == (3,)) >= 2
+    stats_seen = _batch_statistics_seen(stats[:-1], x, norm)
     indices_seen = any(t.dtype == torch.int64 for t in pooled[:-1])
     kept_seen = len(custom) - 1 > 0 and any(t.shape == x.shape for t in custom[:-1])
     return Observation(
         holds=mask_seen and stats_seen and indices_seen and not kept_seen,
-        rule="holds if pack hooks see dropout's mask, batch norm's saved statistics and max "
+        rule="holds if pack hooks see dropout's mask, batch norm's saved batch mean and inverse "
+        "standard deviation (apart from its weight and running buffers) and max "
         "pooling's indices, but not the tensor a custom Function keeps through "
         + ("a ctx attribute" if ctx_attribute else "save_for_backward"),
         measurements=(
@@ -80,6 +81,28 @@ def _packed_buffers(device: Device, ctx_attribute: bool) -> Observation:
             ),
         ),
     )
+
+
+def _batch_statistics_seen(tensors: list[Any], x: Any, norm: Any) -> bool:
+    """Whether ``tensors`` (what pack hooks saw of ``norm(x)``) hold the batch's own mean and
+    inverse standard deviation per channel, apart from the layer's parameters and running
+    buffers."""
+    import torch
+
+    own = {t.untyped_storage().data_ptr() for t in (*norm.parameters(), *norm.buffers())}
+    batch = x.detach()
+    mean = batch.mean((0, 2, 3))
+    invstd = (batch.var((0, 2, 3), unbiased=False) + norm.eps).rsqrt()
+    apart = [
+        t.detach().float()
+        for t in tensors
+        if t.untyped_storage().data_ptr() not in own and t.shape == mean.shape
+    ]
+
+    def among(value: Any) -> bool:
+        return any(torch.allclose(t, value, rtol=1e-4, atol=1e-5) for t in apart)
+
+    return among(mean) and among(invstd)
 
 
 PACK_HOOKS_MISS_CTX_ATTRIBUTES = Claim(
