@@ -330,10 +330,10 @@ def large_gradients(device: str, *, scaled: bool) -> tuple[list[float], list[flo
     import torch
 
     count = (CEILING_HIGH - CEILING_LOW) * SWEEP_PER_DECADE + 1
-    sent = torch.logspace(CEILING_LOW, CEILING_HIGH, count, dtype=torch.float64).to(
+    sent: Any = torch.logspace(CEILING_LOW, CEILING_HIGH, count, dtype=torch.float64).to(
         device=device, dtype=torch.float32
     )
-    weight = torch.ones(count, device=device, requires_grad=True)
+    weight: Any = torch.ones(count, device=device, requires_grad=True)
     loss = (weight.to(torch.float16) * sent).sum()
     if scaled:
         scaler = torch.amp.GradScaler(device)

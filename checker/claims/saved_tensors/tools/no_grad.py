@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.claims.saved_tensors._model import _RULE_MARGIN, _compare, _error, _ratio
 from checker.evidence import Measurement, Observation
@@ -115,7 +117,7 @@ def _trains_later_rule(device: Device, mode: str) -> Observation:
     with getattr(torch, mode)():
         feature = torch.ones(4, 3, device=device) * 2
     layer = torch.nn.Linear(3, 1).to(device)
-    w = torch.ones(4, 3, device=device, requires_grad=True)
+    w: Any = torch.ones(4, 3, device=device, requires_grad=True)
     error = _error(lambda: layer(feature).sum().backward())
     product = _error(lambda: (w * feature).sum().backward())
     key = mode.replace("_", "-")
@@ -178,9 +180,10 @@ def _unsaving_ops_rule(device: Device, mode: str) -> Observation:
 
     with getattr(torch, mode)():
         feature = torch.ones(4, 3, device=device) * 2
-    w = torch.ones(4, 3, device=device, requires_grad=True)
+    w: Any = torch.ones(4, 3, device=device, requires_grad=True)
     added = _error(lambda: (w + feature).sum().backward())
-    joined = _error(lambda: torch.cat([w, feature]).sum().backward())
+    cat: Any = torch.cat
+    joined = _error(lambda: cat([w, feature]).sum().backward())
     product = _error(lambda: (w * feature).sum().backward())
     key = mode.replace("_", "-")
     return Observation(

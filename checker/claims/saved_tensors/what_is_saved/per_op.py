@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
@@ -162,7 +163,7 @@ def _saves_result(device: Device, tensor_exponent: bool) -> Observation:
     )
     found = []
     for exponent in exponents:
-        y, packs = packed(lambda exponent=exponent: x**exponent)
+        y, packs = packed(functools.partial(torch.pow, x, exponent))
         ptrs = [t.untyped_storage().data_ptr() for t in packs]
         found.append(
             y.untyped_storage().data_ptr() in ptrs and x.untyped_storage().data_ptr() in ptrs
