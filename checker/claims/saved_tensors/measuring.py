@@ -225,8 +225,69 @@ CUDA_FIRST_MATMUL_KEEPS_WORKSPACE = Claim(
 )
 
 
+def probe_cuda_workspace_per_stream(device: Device) -> Observation:
+    return _stream_workspace_rule(device, other_stream=True)
+
+
+def control_cuda_workspace_same_stream(device: Device) -> Observation:
+    return _stream_workspace_rule(device, other_stream=False)
+
+
+def _stream_workspace_rule(device: Device, other_stream: bool) -> Observation:
+    """After a product on the current stream (unmeasured), two products on ``other_stream``
+    (a new stream) or on the current one again: what each leaves beyond its result."""
+    import torch
+
+    a = torch.randn(256, 256, device=device)
+    b = torch.randn(256, 256, device=device)
+    a.mm(b)  # the current stream's workspace, before anything is measured
+    torch.cuda.synchronize()
+    new_stream: Any = torch.cuda.Stream
+    stream = new_stream() if other_stream else torch.cuda.current_stream()
+
+    def extra() -> int:
+        with torch.cuda.stream(stream):
+            product, memory = cuda_memory(lambda: a.mm(b))
+        return memory.allocated - int(product.untyped_storage().nbytes())
+
+    first = extra()
+    second = extra()
+    key = "st-cuda-new-stream" if other_stream else "st-cuda-same-stream"
+    return Observation(
+        holds=first > 0 and second == 0,
+        rule="holds if, after a product on the current stream, the first product "
+        + ("on a new stream" if other_stream else "on the same stream again")
+        + " leaves more memory allocated than its result, and the second leaves exactly its "
+        "result",
+        measurements=(
+            Measurement(f"{key}-first-mm-extra-bytes", first, "bytes"),
+            Measurement(f"{key}-second-mm-extra-bytes", second, "bytes"),
+        ),
+    )
+
+
+CUDA_WORKSPACE_PER_STREAM = Claim(
+    id="saved-tensors/cuda-workspace-per-stream",
+    statement="On CUDA, the cuBLAS workspace belongs to a stream: the first matrix product on "
+    "another stream leaves a workspace allocated again.",
+    expect=Expect.HOLDS,
+    probe=probe_cuda_workspace_per_stream,
+    control=Control(
+        "the products on the same stream again",
+        control_cuda_workspace_same_stream,
+        measures=("st-cuda-same-stream-first-mm-extra-bytes",),
+    ),
+    devices=("cuda",),
+    measures=(
+        "st-cuda-new-stream-first-mm-extra-bytes",
+        "st-cuda-new-stream-second-mm-extra-bytes",
+    ),
+)
+
+
 CLAIMS = (
     PACK_HOOKS_MISS_CTX_ATTRIBUTES,
     HELD_MEMORY_IS_THE_SAVED_ACTIVATIONS,
     CUDA_FIRST_MATMUL_KEEPS_WORKSPACE,
+    CUDA_WORKSPACE_PER_STREAM,
 )
