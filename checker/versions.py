@@ -13,7 +13,9 @@ outcomes it found, and ``python -m checker.versions merge`` joins them into
 
 The article scanner reads the same file, so the schema is a contract. A claim whose outcome
 differs between releases of the supported range is a *finding* to document on its page
-("holds since 2.5"), never a failure of ``verify``.
+("holds since 2.5" between adjacent releases, "holds by 2.8 at the latest (fails on 2.5)"
+where the sampled releases skip some and only bound the change), never a failure of
+``verify``.
 """
 
 from __future__ import annotations
@@ -63,6 +65,41 @@ def short(release: str) -> str:
     return ".".join(release.split(".")[:2])
 
 
+def adjacent(before: str, after: str) -> bool:
+    """Whether no minor release lies between two releases (``"2.4.1"``, ``"2.5.1"``): then a
+    change between them is known to the release; otherwise the sampled releases only bound it."""
+    (major_b, minor_b), (major_a, minor_a) = release_key(before)[:2], release_key(after)[:2]
+    return major_a == major_b and minor_a - minor_b <= 1
+
+
+@dataclass(frozen=True)
+class ReleaseChange:
+    """A claim's outcome changing between two sampled releases."""
+
+    #: The outcome from :attr:`release` on (holds, fails).
+    outcome: str
+    #: The first sampled release with it.
+    release: str
+    #: The sampled release before it, and its (other) outcome.
+    previous: str
+    before: str
+
+    @property
+    def exact(self) -> bool:
+        """The change came with :attr:`release` itself; otherwise it came at the latest with
+        it, in a release the sampled ones skip."""
+        return adjacent(self.previous, self.release)
+
+    def words(self) -> str:
+        """``"holds since 2.5"``, or ``"holds by 2.8 at the latest (fails on 2.5)"``."""
+        if self.exact:
+            return f"{self.outcome} since {short(self.release)}"
+        return (
+            f"{self.outcome} by {short(self.release)} at the latest "
+            f"({self.before} on {short(self.previous)})"
+        )
+
+
 @dataclass(frozen=True)
 class Versions:
     """The merged file: outcomes per claim and release."""
@@ -87,13 +124,22 @@ class Versions:
             if before != after
         ]
 
+    def transitions(self, claim_id: str) -> list[ReleaseChange]:
+        """Each change of decided outcome, with the sampled releases on either side of it."""
+        decided = [(r, o) for r, o in self.history(claim_id) if o in ("holds", "fails")]
+        return [
+            ReleaseChange(after, release, previous, before)
+            for (previous, before), (release, after) in itertools.pairwise(decided)
+            if before != after
+        ]
+
     def errors(self, claim_id: str) -> list[str]:
         """Releases on which the probe broke (an API that did not exist yet, for example)."""
         return [r for r, o in self.history(claim_id) if o == "error"]
 
     def change(self, claim_id: str) -> str:
         """How the outcome changed across releases, in words; empty when it never did."""
-        parts = [f"{outcome} since {short(release)}" for outcome, release in self.changes(claim_id)]
+        parts = [change.words() for change in self.transitions(claim_id)]
         broken = self.errors(claim_id)
         if broken:
             parts.append(f"probe error on {', '.join(short(r) for r in broken)}")

@@ -26,7 +26,7 @@ EXPECTED: dict[str, tuple[int, int, bool]] = {
     "topics/amp.md": (39, 141, True),
     "reviews/amp-custom-bwd-article.md": (8, 17, False),
     "reviews/disable-saved-tensors-hooks-article.md": (3, 12, False),
-    "topics/views-and-inplace.md": (46, 179, True),
+    "topics/views-and-inplace.md": (47, 181, True),
     "topics/tensors-from-data.md": (13, 43, True),
     "topics/checkpointing.md": (10, 55, True),
     "topics/gradscaler.md": (9, 64, True),

@@ -112,7 +112,12 @@ def test_history_says_when_a_statement_stopped_being_true() -> None:
         ("2.4.1", "2.6.0", "2.13.0"),
         {"amp/x": {"2.4.1": "holds", "2.6.0": "fails", "2.13.0": "fails"}},
     )
-    assert history.agreed("amp/x", True) == "true up to torch 2.4.1, false since torch 2.6.0"
+    # 2.5 was not sampled: the releases only bound the change
+    assert (
+        history.agreed("amp/x", True) == "true on torch 2.4.1, false by torch 2.6.0 at the latest"
+    )
+    adjacent = History(("2.4.1", "2.5.1"), {"amp/x": {"2.4.1": "holds", "2.5.1": "fails"}})
+    assert adjacent.agreed("amp/x", True) == "true up to torch 2.4.1, false since torch 2.5.1"
     assert history.agreed("amp/x", False) is None  # the article agrees with today
     assert history.agreed("amp/unknown", True) is None
 
@@ -144,5 +149,5 @@ def test_a_statement_true_in_an_older_release_is_outdated(tmp_path: Path) -> Non
     assert finding.verdict is FindingVerdict.OUTDATED
     assert finding.evidence.startswith(
         "agrees with 'Running a model inside disable_saved_tensors_hooks reduces the memory "
-        "autograd uses.' — true up to torch 2.4.1, false since torch 2.13.0; cpu: fails"
+        "autograd uses.' — true on torch 2.4.1, false by torch 2.13.0 at the latest; cpu: fails"
     )

@@ -405,7 +405,8 @@ def test_outcomes_across_releases_are_shown_beside_the_badges(site: Site) -> Non
                 "releases": ["2.4.1", "2.5.1", "2.13.0"],
                 "claims": {
                     "fixture/ones-sum": {"2.4.1": "fails", "2.5.1": "holds", "2.13.0": "holds"},
-                    "fixture/float16-is-2-bytes": {"2.4.1": "holds", "2.13.0": "holds"},
+                    # 2.6 to 2.12 not sampled: the releases only bound this change
+                    "fixture/int-division-stays-int": {"2.5.1": "fails", "2.13.0": "holds"},
                 },
                 "measured_at": "2026-11-24T04:00:00+00:00",
                 "python": "3.11.7",
@@ -415,11 +416,14 @@ def test_outcomes_across_releases_are_shown_beside_the_badges(site: Site) -> Non
     build = site.build()
     assert (build.code, build.warnings) == (0, "")
     html = build.html()
-    assert html.count("checker-release-change") == 1
+    assert html.count("checker-release-change") == 2
     assert '"checker-badge checker-release-change">holds since torch 2.5</span>' in html
+    bounded = "holds by torch 2.13 at the latest (fails on torch 2.5)"
+    assert f'"checker-badge checker-release-change">{bounded}</span>' in html
     assert "Across torch releases (CPU): </em>2.4 fails · 2.5 holds · 2.13 holds" in html
     ja = site.build("html", "ja").html()
     assert "torch 2.5 以降は成立" in ja
+    assert "遅くとも torch 2.13 以降は成立（torch 2.5 では誤り）" in ja
 
 
 _EXAMPLES = """

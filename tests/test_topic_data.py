@@ -24,7 +24,7 @@ def test_ids_and_keys_carry_the_topic_prefix() -> None:
 
 
 def test_every_claim_has_a_control_and_a_vocabulary() -> None:
-    assert len(CLAIMS) == 14
+    assert len(CLAIMS) == 15
     assert all(c.control is not None and c.vocabulary is not None for c in CLAIMS)
     myths = {c.id for c in CLAIMS if c.expect.value == "fails"}
     assert myths == {"data/myth-tensor-class-always-copies", "data/myth-deepcopy-keeps-graph"}

@@ -45,6 +45,15 @@ def test_changes_are_named_by_the_release_they_start_on() -> None:
     assert merged.change("a/b") == "holds since 2.5"
     assert merged.change("a/c") == ""
     assert merged.change("a/d") == "probe error on 2.4"
+    bounded = versions.merge(
+        [
+            {"torch": "2.5.1", "claims": {"a/b": "fails"}},
+            {"torch": "2.8.0", "claims": {"a/b": "holds"}},
+        ]
+    )
+    (change,) = bounded.transitions("a/b")
+    assert (change.exact, change.previous, change.before) == (False, "2.5.1", "fails")
+    assert bounded.change("a/b") == "holds by 2.8 at the latest (fails on 2.5)"
     assert merged.history("unknown/claim") == []
 
 
@@ -91,7 +100,8 @@ def test_verify_reports_a_change_as_a_finding_not_a_failure() -> None:
     shown = text_report.render(report)
     assert "across torch 2.4.1, 2.13.0 (CPU, measured " in shown
     assert "1 of 1 claims changed" in shown
-    assert f"  {claim.id}: holds since 2.13" in shown
+    # 2.5 to 2.12 were not sampled: the change is bounded, not dated
+    assert f"  {claim.id}: holds by 2.13 at the latest (fails on 2.4)" in shown
     assert not any(v.failed for v in report.verdicts)
 
 

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from checker.versions import adjacent
+
 SCHEMA = "checker.versions/1"
 #: Where the file lives in the project.
 RELATIVE = Path("docs") / "_evidence" / "versions.json"
@@ -26,7 +28,9 @@ class History:
 
     def agreed(self, claim_id: str, holds: bool) -> str | None:
         """When the probe last found ``holds`` on a release before the newest one with a
-        different result: ``"true up to 2.4.1, false since 2.5.1"``; else ``None``."""
+        different result: ``"true up to 2.4.1, false since 2.5.1"`` between adjacent releases,
+        ``"true on 2.5.1, false by 2.8.0 at the latest"`` where the sampled releases skip some;
+        else ``None``."""
         found = self.outcomes.get(claim_id, {})
         decided = [
             (r, found[r] == "holds") for r in self.releases if found.get(r) in ("holds", "fails")
@@ -37,8 +41,11 @@ class History:
         if not agreeing:
             return None
         last = agreeing[-1]
-        since = decided[last + 1][0]
-        return f"true up to torch {decided[last][0]}, false since torch {since}"
+        true_on, false_on = decided[last][0], decided[last + 1][0]
+        if adjacent(true_on, false_on):
+            return f"true up to torch {true_on}, false since torch {false_on}"
+        # the sampled releases skip some: they only bound the change
+        return f"true on torch {true_on}, false by torch {false_on} at the latest"
 
 
 def load(project_root: Path) -> History:

@@ -177,11 +177,18 @@ class ClaimHtmlTransform(SphinxPostTransform):
 
 
 def _release_changes(found: Versions, claim_id: str, lang: str) -> list[nodes.Node]:
-    """A note beside the badges for each change across torch releases ("holds since 2.5")."""
+    """A note beside the badges for each change across torch releases: "holds since 2.5"
+    between adjacent releases, "holds by torch 2.8 at the latest (fails on torch 2.5)" where
+    the sampled releases only bound the change."""
     notes: list[nodes.Node] = []
-    for outcome, release in found.changes(claim_id):
+    for change in found.transitions(claim_id):
         label = text(
-            lang, "since", outcome=text(lang, f"outcome-{outcome}"), release=short(release)
+            lang,
+            "since" if change.exact else "by-release",
+            outcome=text(lang, f"outcome-{change.outcome}"),
+            release=short(change.release),
+            before=text(lang, f"outcome-{change.before}"),
+            previous=short(change.previous),
         )
         notes.append(nodes.inline(text=label, classes=["checker-badge", "checker-release-change"]))
     broken = found.errors(claim_id)

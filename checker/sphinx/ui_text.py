@@ -59,6 +59,7 @@ LABELS: dict[str, str] = {
     "no-control-yet": "none written yet",
     "releases": "Across torch releases (CPU)",
     "since": "{outcome} since torch {release}",
+    "by-release": "{outcome} by torch {release} at the latest ({before} on torch {previous})",
     "release-error": "probe error on torch {releases}",
     "outcome-holds": "holds",
     "outcome-fails": "fails",

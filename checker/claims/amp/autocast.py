@@ -331,10 +331,69 @@ CUDA_AUTOCAST_NEEDS_CUDA = Claim(
 )
 
 
+def probe_autocast_thread_local(device: Device) -> Observation:
+    return _thread_rule(device, other_thread=True)
+
+
+def control_autocast_same_thread(device: Device) -> Observation:
+    return _thread_rule(device, other_thread=False)
+
+
+def _thread_rule(device: Device, other_thread: bool) -> Observation:
+    """A matrix product inside an autocast region, run in a thread started inside the region
+    or, with ``other_thread`` False, in the thread that opened it."""
+    import threading
+
+    import torch
+
+    low = torch.float16 if device == "cuda" else torch.bfloat16
+    a = torch.ones(4, 4, device=device)
+    seen: dict[str, Any] = {}
+
+    def product() -> None:
+        seen["dtype"] = dtype_name((a @ a).dtype)
+        seen["enabled"] = torch.is_autocast_enabled(device)
+
+    with torch.autocast(device, dtype=low):
+        if other_thread:
+            worker = threading.Thread(target=product)
+            worker.start()
+            worker.join()
+        else:
+            product()
+    key = "amp-thread" if other_thread else "amp-same-thread"
+    return Observation(
+        holds=seen["dtype"] == "float32" and not seen["enabled"],
+        rule="holds if, inside an autocast region, a matrix product of float32 tensors run "
+        + ("in a thread started inside the region" if other_thread else "in the region's thread")
+        + " returns float32, autocast being disabled there",
+        measurements=(
+            Measurement(f"{key}-mm-dtype", seen["dtype"], "dtype"),
+            Measurement(f"{key}-autocast-enabled", seen["enabled"], "bool"),
+        ),
+    )
+
+
+AUTOCAST_STATE_IS_THREAD_LOCAL = Claim(
+    id="amp/autocast-state-is-thread-local",
+    statement="Autocast's state belongs to a thread: a thread started inside an autocast "
+    "region runs its operations without autocast.",
+    expect=Expect.HOLDS,
+    probe=probe_autocast_thread_local,
+    control=Control(
+        "the product in the thread that opened the region",
+        control_autocast_same_thread,
+        measures=("amp-same-thread-mm-dtype",),
+    ),
+    measures=("amp-thread-mm-dtype", "amp-thread-autocast-enabled"),
+)
+
+
 CLAIMS = (
     DEFAULT_DTYPE_PER_DEVICE,
     CPU_AUTOCAST_TAKES_FLOAT16_AND_BFLOAT16,
     MYTH_CPU_AUTOCAST_BFLOAT16_ONLY,
     MYTH_AUTOCAST_COVERS_EVERY_DEVICE,
+    AUTOCAST_STATE_IS_THREAD_LOCAL,
     CUDA_AUTOCAST_NEEDS_CUDA,
 )

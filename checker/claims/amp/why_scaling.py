@@ -319,7 +319,35 @@ SCALER_KEEPS_FROM = 1e-12
 SCALER_LOSES_BELOW = 1e-13
 
 
+#: The gradients above the sweep, 1e-2 to 1e2 (10 per decade): at the initial scale of
+#: 65536, those from 1 up exceed float16's largest value, 65504, once scaled.
+CEILING_LOW, CEILING_HIGH = -2, 2
+
+
+def large_gradients(device: str, *, scaled: bool) -> tuple[list[float], list[float]]:
+    """Gradients from 1e-2 to 1e2 sent back through a float16 copy of a float32 weight, as
+    :func:`gradient_sweep` sends the small ones: ``(sent, arrived)``."""
+    import torch
+
+    count = (CEILING_HIGH - CEILING_LOW) * SWEEP_PER_DECADE + 1
+    sent: Any = torch.logspace(CEILING_LOW, CEILING_HIGH, count, dtype=torch.float64).to(
+        device=device, dtype=torch.float32
+    )
+    weight: Any = torch.ones(count, device=device, requires_grad=True)
+    loss = (weight.to(torch.float16) * sent).sum()
+    if scaled:
+        scaler = torch.amp.GradScaler(device)
+        scaler.scale(loss).backward()
+        scaler.unscale_(torch.optim.SGD([weight], lr=0.0))
+    else:
+        loss.backward()
+    assert weight.grad is not None
+    return sent.cpu().tolist(), weight.grad.cpu().tolist()
+
+
 def _scaler_rule(device: Device, scaled: bool) -> Observation:
+    import math
+
     import torch
 
     found = gradient_sweep(device, torch.float16, scaled=scaled)
@@ -327,13 +355,28 @@ def _scaler_rule(device: Device, scaled: bool) -> Observation:
     kept_from = found.kept(SCALER_KEEPS_FROM)
     expected = found.count(SCALER_KEEPS_FROM)
     kept_below = found.kept(0.0, SCALER_LOSES_BELOW)
+    sent, arrived = large_gradients(device, scaled=scaled)
+    finite_below_1 = sum(
+        1 for s, a in zip(sent, arrived, strict=True) if s < 1.0 and math.isfinite(a)
+    )
+    below_1 = sum(1 for s in sent if s < 1.0)
+    inf_from_1 = sum(1 for s, a in zip(sent, arrived, strict=True) if s >= 1.0 and math.isinf(a))
+    from_1 = len(sent) - below_1
+    largest_finite = max((s for s, a in zip(sent, arrived, strict=True) if math.isfinite(a)))
     key = "scaled" if scaled else "unscaled"
     return Observation(
-        holds=kept_from == expected and kept_below == 0,
-        rule="holds if every gradient of the sweep from 1e-12 up arrives non-zero through "
-        "float16 and every one below 1e-13 arrives as zero"
+        holds=kept_from == expected
+        and kept_below == 0
+        and finite_below_1 == below_1
+        and inf_from_1 == from_1,
+        rule="holds if every gradient from 1e-12 up to below 1 arrives non-zero and finite "
+        "through float16, every one below 1e-13 arrives as zero and every one from 1 to 100 "
+        "arrives as inf"
         + (", with a GradScaler at its initial scale" if scaled else ", without scaling"),
         measurements=(
+            Measurement(f"amp-{key}-inf-from-1", inf_from_1, "count"),
+            Measurement(f"amp-{key}-sent-from-1", from_1, "count"),
+            Measurement(f"amp-{key}-largest-finite", _g(largest_finite), "text"),
             Measurement(f"amp-{key}-kept-from-1e-12", kept_from, "count"),
             Measurement(f"amp-{key}-sweep-from-1e-12", expected, "count"),
             Measurement(f"amp-{key}-kept-below-1e-13", kept_below, "count"),
@@ -352,10 +395,14 @@ def _scaler_rule(device: Device, scaled: bool) -> Observation:
 GRADSCALER_RECOVERS_SMALL_GRADIENTS = Claim(
     id="amp/gradscaler-recovers-small-gradients",
     statement="With a GradScaler at its initial scale, float16 gradients from about 1e-12 "
-    "up arrive non-zero, rounded to float16's precision; smaller ones still become zero.",
+    "to just below 1 arrive non-zero, rounded to float16's precision; smaller ones still "
+    "become zero, and from 1 up they overflow to inf.",
     expect=Expect.HOLDS,
     probe=probe_scaler_recovers_gradients,
     measures=(
+        "amp-scaled-inf-from-1",
+        "amp-scaled-sent-from-1",
+        "amp-scaled-largest-finite",
         "amp-scaled-kept-from-1e-12",
         "amp-scaled-sweep-from-1e-12",
         "amp-scaled-kept-below-1e-13",
@@ -367,7 +414,7 @@ GRADSCALER_RECOVERS_SMALL_GRADIENTS = Claim(
     control=Control(
         "the same sweep without a GradScaler",
         control_scaler_unscaled,
-        measures=("amp-unscaled-kept-from-1e-12",),
+        measures=("amp-unscaled-kept-from-1e-12", "amp-unscaled-inf-from-1"),
     ),
     vocabulary=Vocabulary(
         subjects=("GradScaler",),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from checker.claim import Claim, Control, Expect
-from checker.evidence import Measurement, Observation
+from checker.evidence import Measurement, NotApplicable, Observation
 from checker.measure import cuda_memory
 from checker.typing import Device
 
@@ -19,6 +19,11 @@ def control_cuda_multiple_of_512(device: Device) -> Observation:
 def _rounding_rule(device: Device, floats: int) -> Observation:
     import torch
 
+    if torch.cuda.memory.get_allocator_backend() != "native":
+        raise NotApplicable(
+            "needs PyTorch's native caching allocator: the allocator backend is set to CUDA's "
+            "own (cudaMallocAsync), which rounds differently"
+        )
     one, memory = cuda_memory(lambda: torch.ones(floats, device=device))
     return Observation(
         holds=memory.allocated == 512 and one.nbytes < 512,
@@ -33,7 +38,8 @@ def _rounding_rule(device: Device, floats: int) -> Observation:
 
 CUDA_ALLOCATIONS_ROUNDED_TO_512_BYTES = Claim(
     id="basics/cuda-allocations-rounded-to-512-bytes",
-    statement="On CUDA, the caching allocator rounds a small tensor's allocation up to 512 bytes.",
+    statement="On CUDA, PyTorch's native caching allocator, the default one, rounds a small "
+    "tensor's allocation up to 512 bytes.",
     expect=Expect.HOLDS,
     probe=probe_cuda_rounds_small_allocations,
     control=Control(

@@ -146,8 +146,8 @@ def _slug(name: str) -> str:
 
 TENSOR_CLASS_SHARES_FLOAT32_ARRAYS = Claim(
     id="data/tensor-class-shares-float32-arrays",
-    statement="torch.Tensor(a) shares the memory of a float32 NumPy array, and copies an "
-    "array of any other dtype into a new float32 tensor.",
+    statement="With the default dtype left at float32, torch.Tensor(a) shares the memory of a "
+    "float32 NumPy array, and copies an array of any other dtype into a new float32 tensor.",
     expect=Expect.HOLDS,
     probe=probe_tensor_class,
     control=Control(
@@ -175,6 +175,85 @@ TENSOR_CLASS_SHARES_FLOAT32_ARRAYS = Claim(
             "en": ("int64", "float64"),
             "ja": ("int64", "float64"),
             "ko": ("int64", "float64"),
+        },
+    ),
+)
+
+
+def probe_tensor_class_follows_default_dtype(device: str) -> Observation:
+    import torch
+
+    return _default_dtype_rule(torch.float64)
+
+
+def control_tensor_class_default_float32(device: str) -> Observation:
+    import torch
+
+    return _default_dtype_rule(torch.float32)
+
+
+def _default_dtype_rule(default: Any) -> Observation:
+    """torch.Tensor(a) of a float64 and of a float32 array, with ``default`` as the default
+    dtype: which one it shares, and the dtype it gives."""
+    import numpy as np
+    import torch
+
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(default)
+    try:
+        shares = {}
+        for dt in ("float64", "float32"):
+            a = np.ones(4, dtype=dt)
+            shares[dt] = _reaches(a, torch.Tensor(a))
+        dtype = str(torch.Tensor(np.ones(4, dtype=np.float32)).dtype).removeprefix("torch.")
+    finally:
+        torch.set_default_dtype(before)
+    name = str(default).removeprefix("torch.")
+    return Observation(
+        holds=shares["float64"] and not shares["float32"] and dtype == "float64",
+        rule=f"holds if, with the default dtype set to {name}, torch.Tensor(a) of a float64 "
+        "NumPy array sees later writes to the array, and of a float32 array does not and "
+        "gives float64",
+        measurements=(
+            Measurement(
+                f"data-tensor-class-default-{name}-float64-shares", shares["float64"], "bool"
+            ),
+            Measurement(
+                f"data-tensor-class-default-{name}-float32-shares", shares["float32"], "bool"
+            ),
+            Measurement(f"data-tensor-class-default-{name}-dtype", dtype, "dtype"),
+        ),
+    )
+
+
+TENSOR_CLASS_FOLLOWS_DEFAULT_DTYPE = Claim(
+    id="data/tensor-class-follows-default-dtype",
+    statement="torch.Tensor(a) follows the default dtype: after "
+    "torch.set_default_dtype(torch.float64), it shares a float64 NumPy array and copies a "
+    "float32 one into a new float64 tensor.",
+    expect=Expect.HOLDS,
+    probe=probe_tensor_class_follows_default_dtype,
+    control=Control(
+        "the default dtype left at float32",
+        control_tensor_class_default_float32,
+        measures=(
+            "data-tensor-class-default-float32-float64-shares",
+            "data-tensor-class-default-float32-float32-shares",
+            "data-tensor-class-default-float32-dtype",
+        ),
+    ),
+    devices=("cpu",),
+    measures=(
+        "data-tensor-class-default-float64-float64-shares",
+        "data-tensor-class-default-float64-float32-shares",
+        "data-tensor-class-default-float64-dtype",
+    ),
+    vocabulary=Vocabulary(
+        subjects=("torch.Tensor(", "`torch.Tensor`"),
+        predicates={
+            "en": ("default dtype", "set_default_dtype"),
+            "ja": ("デフォルトの dtype", "デフォルトのdtype", "set_default_dtype"),
+            "ko": ("기본 dtype", "set_default_dtype"),
         },
     ),
 )
@@ -286,5 +365,6 @@ CLAIMS = (
     ASARRAY_COPY_ARGUMENT,
     TENSOR_CLASS_SHARES_FLOAT32_ARRAYS,
     MYTH_TENSOR_CLASS_ALWAYS_COPIES,
+    TENSOR_CLASS_FOLLOWS_DEFAULT_DTYPE,
     NUMPY_FORCE_SHARES_ON_CPU,
 )

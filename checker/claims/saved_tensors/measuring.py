@@ -59,12 +59,13 @@ def _packed_buffers(device: Device, ctx_attribute: bool) -> Observation:
     pooled = seen(lambda: functional.max_pool2d(x, 2))
     custom = seen(lambda: Keep.apply(x))  # type: ignore[no-untyped-call]
     mask_seen = any(t.shape == x.shape and t is not x for t in dropout[:-1])
-    stats_seen = sum(1 for t in stats[:-1] if t.shape == (3,)) >= 2
+    stats_seen = _batch_statistics_seen(stats[:-1], x, norm)
     indices_seen = any(t.dtype == torch.int64 for t in pooled[:-1])
     kept_seen = len(custom) - 1 > 0 and any(t.shape == x.shape for t in custom[:-1])
     return Observation(
         holds=mask_seen and stats_seen and indices_seen and not kept_seen,
-        rule="holds if pack hooks see dropout's mask, batch norm's saved statistics and max "
+        rule="holds if pack hooks see dropout's mask, batch norm's saved batch mean and inverse "
+        "standard deviation (apart from its weight and running buffers) and max "
         "pooling's indices, but not the tensor a custom Function keeps through "
         + ("a ctx attribute" if ctx_attribute else "save_for_backward"),
         measurements=(
@@ -80,6 +81,28 @@ def _packed_buffers(device: Device, ctx_attribute: bool) -> Observation:
             ),
         ),
     )
+
+
+def _batch_statistics_seen(tensors: list[Any], x: Any, norm: Any) -> bool:
+    """Whether ``tensors`` (what pack hooks saw of ``norm(x)``) hold the batch's own mean and
+    inverse standard deviation per channel, apart from the layer's parameters and running
+    buffers."""
+    import torch
+
+    own = {t.untyped_storage().data_ptr() for t in (*norm.parameters(), *norm.buffers())}
+    batch = x.detach()
+    mean = batch.mean((0, 2, 3))
+    invstd = (batch.var((0, 2, 3), unbiased=False) + norm.eps).rsqrt()
+    apart = [
+        t.detach().float()
+        for t in tensors
+        if t.untyped_storage().data_ptr() not in own and t.shape == mean.shape
+    ]
+
+    def among(value: Any) -> bool:
+        return any(torch.allclose(t, value, rtol=1e-4, atol=1e-5) for t in apart)
+
+    return among(mean) and among(invstd)
 
 
 PACK_HOOKS_MISS_CTX_ATTRIBUTES = Claim(
@@ -202,8 +225,69 @@ CUDA_FIRST_MATMUL_KEEPS_WORKSPACE = Claim(
 )
 
 
+def probe_cuda_workspace_per_stream(device: Device) -> Observation:
+    return _stream_workspace_rule(device, other_stream=True)
+
+
+def control_cuda_workspace_same_stream(device: Device) -> Observation:
+    return _stream_workspace_rule(device, other_stream=False)
+
+
+def _stream_workspace_rule(device: Device, other_stream: bool) -> Observation:
+    """After a product on the current stream (unmeasured), two products on ``other_stream``
+    (a new stream) or on the current one again: what each leaves beyond its result."""
+    import torch
+
+    a = torch.randn(256, 256, device=device)
+    b = torch.randn(256, 256, device=device)
+    a.mm(b)  # the current stream's workspace, before anything is measured
+    torch.cuda.synchronize()
+    new_stream: Any = torch.cuda.Stream
+    stream = new_stream() if other_stream else torch.cuda.current_stream()
+
+    def extra() -> int:
+        with torch.cuda.stream(stream):
+            product, memory = cuda_memory(lambda: a.mm(b))
+        return memory.allocated - int(product.untyped_storage().nbytes())
+
+    first = extra()
+    second = extra()
+    key = "st-cuda-new-stream" if other_stream else "st-cuda-same-stream"
+    return Observation(
+        holds=first > 0 and second == 0,
+        rule="holds if, after a product on the current stream, the first product "
+        + ("on a new stream" if other_stream else "on the same stream again")
+        + " leaves more memory allocated than its result, and the second leaves exactly its "
+        "result",
+        measurements=(
+            Measurement(f"{key}-first-mm-extra-bytes", first, "bytes"),
+            Measurement(f"{key}-second-mm-extra-bytes", second, "bytes"),
+        ),
+    )
+
+
+CUDA_WORKSPACE_PER_STREAM = Claim(
+    id="saved-tensors/cuda-workspace-per-stream",
+    statement="On CUDA, the cuBLAS workspace belongs to a stream: the first matrix product on "
+    "another stream leaves a workspace allocated again.",
+    expect=Expect.HOLDS,
+    probe=probe_cuda_workspace_per_stream,
+    control=Control(
+        "the products on the same stream again",
+        control_cuda_workspace_same_stream,
+        measures=("st-cuda-same-stream-first-mm-extra-bytes",),
+    ),
+    devices=("cuda",),
+    measures=(
+        "st-cuda-new-stream-first-mm-extra-bytes",
+        "st-cuda-new-stream-second-mm-extra-bytes",
+    ),
+)
+
+
 CLAIMS = (
     PACK_HOOKS_MISS_CTX_ATTRIBUTES,
     HELD_MEMORY_IS_THE_SAVED_ACTIVATIONS,
     CUDA_FIRST_MATMUL_KEEPS_WORKSPACE,
+    CUDA_WORKSPACE_PER_STREAM,
 )

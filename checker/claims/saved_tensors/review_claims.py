@@ -30,6 +30,16 @@ def _pool_task_when(gate: str, t: Any) -> float:
     return _pool_task(t)
 
 
+def _pool_add_one(t: Any) -> float:
+    """A worker's job: add 1 in place to ``t`` (a tensor or a NumPy array) and return its sum
+    (module level, so Pool can pickle it)."""
+    import torch
+
+    torch.set_num_threads(1)  # a forked child cannot use the parent's OpenMP threads
+    t += 1.0
+    return float(t.sum())
+
+
 def probe_unindented_with(device: Device) -> Observation:
     return _with_block_rule(
         "import contextlib\nwith contextlib.suppress(KeyError):\n# a comment\nvalue = 1\n"
@@ -188,8 +198,8 @@ def _pool_copy_rule(already_shared: bool) -> Observation:
 
 MYTH_POOL_SHARES_TENSOR_WITHOUT_COPY = Claim(
     id="saved-tensors/myth-pool-shares-tensor-without-copy",
-    statement="Handing a CPU tensor to a multiprocessing.Pool worker lets the worker use "
-    "the same memory, without a copy.",
+    statement="Handing a CPU tensor that is not yet in shared memory to a multiprocessing.Pool "
+    "worker lets the worker use the same memory, without a copy.",
     expect=Expect.FAILS,
     probe=probe_pool_shares_without_copy,
     devices=("cpu",),
@@ -206,6 +216,54 @@ MYTH_POOL_SHARES_TENSOR_WITHOUT_COPY = Claim(
             "ja": ("別のプロセス", "削減", "同じメモリ"),
             "ko": ("다른 프로세스", "줄이", "같은 메모리"),
         },
+    ),
+)
+
+
+def probe_pool_worker_writes_reach_parent(device: Device) -> Observation:
+    return _pool_write_rule(as_array=False)
+
+
+def control_pool_numpy_array(device: Device) -> Observation:
+    return _pool_write_rule(as_array=True)
+
+
+def _pool_write_rule(as_array: bool) -> Observation:
+    import multiprocessing
+
+    import torch
+
+    x: Any = torch.zeros(64)
+    handed = x.numpy() if as_array else x
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        worker_sum = pool.apply(_pool_add_one, (handed,))
+    reached = float(x.sum()) == worker_sum
+    key = "st-pool-array" if as_array else "st-pool"
+    return Observation(
+        holds=reached,
+        rule="holds if 1 added in place by a Pool worker to the "
+        + ("NumPy array of a CPU tensor" if as_array else "CPU tensor")
+        + " it received shows in the parent's tensor",
+        measurements=(
+            Measurement(f"{key}-worker-write-reaches-parent", reached, "bool"),
+            Measurement(f"{key}-worker-sum", worker_sum, "count"),
+        ),
+    )
+
+
+POOL_WORKER_WRITES_REACH_PARENT = Claim(
+    id="saved-tensors/pool-worker-writes-reach-parent",
+    statement="Once a CPU tensor is handed to a multiprocessing.Pool worker, the worker and "
+    "the parent use the same shared memory: an in-place write in the worker reaches the "
+    "parent's tensor.",
+    expect=Expect.HOLDS,
+    probe=probe_pool_worker_writes_reach_parent,
+    devices=("cpu",),
+    measures=("st-pool-worker-write-reaches-parent", "st-pool-worker-sum"),
+    control=Control(
+        "the tensor's NumPy array handed over instead",
+        control_pool_numpy_array,
+        measures=("st-pool-array-worker-write-reaches-parent",),
     ),
 )
 
@@ -340,6 +398,7 @@ CLAIMS = (
     FLATTENED_DEF_DOES_NOT_COMPILE,
     MYTH_RAND_RESULT_BACKPROPAGATES,
     MYTH_POOL_SHARES_TENSOR_WITHOUT_COPY,
+    POOL_WORKER_WRITES_REACH_PARENT,
     MYTH_POOL_RESULT_SURVIVES_WITH,
     MYTH_NUMPY_RAND_SAVES_MEMORY,
 )

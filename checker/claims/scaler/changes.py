@@ -175,7 +175,64 @@ MYTH_SCALER_BACKWARD_IN_FLOAT32 = Claim(
 )
 
 
+def probe_scaled_zero_dim_loss_float32(device: Device) -> Observation:
+    return _scaled_loss_dtype_rule(device, shape=())
+
+
+def control_scaled_one_dim_loss(device: Device) -> Observation:
+    return _scaled_loss_dtype_rule(device, shape=(1,))
+
+
+def _scaled_loss_dtype_rule(device: Device, shape: tuple[int, ...]) -> Observation:
+    """The scale is a 0-dim float32 tensor: type promotion widens a 0-dim float16 or bfloat16
+    loss to float32 and leaves a loss with a dimension in its own dtype."""
+    import torch
+
+    scaler = torch.amp.GradScaler(device)
+    key = "0d" if not shape else "1d"
+    dtypes = {}
+    for dtype in (torch.float16, torch.bfloat16):
+        loss = torch.full(shape, 0.5, dtype=dtype, device=device, requires_grad=True)
+        dtypes[str(dtype).removeprefix("torch.")] = str(scaler.scale(loss).dtype).removeprefix(
+            "torch."
+        )
+    return Observation(
+        holds=set(dtypes.values()) == {"float32"},
+        rule="holds if GradScaler.scale returned float32 for a "
+        + ("0-dim" if not shape else "1-element 1-D")
+        + " float16 loss and for one of bfloat16",
+        measurements=tuple(
+            Measurement(f"scaler-scaled-{key}-{name}-loss-dtype", result, "dtype")
+            for name, result in dtypes.items()
+        ),
+    )
+
+
+SCALED_ZERO_DIM_LOSS_FLOAT32 = Claim(
+    id="scaler/scaled-zero-dim-loss-float32",
+    statement="scaler.scale(loss) returns a 0-dim float16 or bfloat16 loss as float32; a loss "
+    "with a dimension keeps its dtype.",
+    expect=Expect.HOLDS,
+    probe=probe_scaled_zero_dim_loss_float32,
+    measures=("scaler-scaled-0d-float16-loss-dtype", "scaler-scaled-0d-bfloat16-loss-dtype"),
+    control=Control(
+        "losses of shape (1,)",
+        control_scaled_one_dim_loss,
+        measures=("scaler-scaled-1d-float16-loss-dtype", "scaler-scaled-1d-bfloat16-loss-dtype"),
+    ),
+    vocabulary=Vocabulary(
+        subjects=("scaler.scale", "GradScaler.scale"),
+        predicates={
+            "en": ("as float32", "returns float32", "comes back float32"),
+            "ja": ("float32で返",),
+            "ko": ("float32로 반환",),
+        },
+    ),
+)
+
+
 CLAIMS = (
+    SCALED_ZERO_DIM_LOSS_FLOAT32,
     MYTH_SCALER_COMPUTES_IN_FLOAT16,
     MYTH_SCALER_BACKWARD_IN_FLOAT32,
 )

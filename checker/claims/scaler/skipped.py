@@ -61,8 +61,8 @@ def _skipped_rule(device: Device, overflow: bool) -> Observation:
 SKIPPED_STEP_IS_VISIBLE = Claim(
     id="scaler/skipped-step-is-visible",
     statement="A step that GradScaler skipped shows as a lower scale after update and "
-    "unchanged parameters, and a following lr_scheduler.step() warns that it came before "
-    "optimizer.step().",
+    "unchanged parameters; when it is the first step of training, a following "
+    "lr_scheduler.step() also warns that it came before optimizer.step().",
     expect=Expect.HOLDS,
     probe=probe_skipped_step_is_visible,
     measures=(
@@ -88,8 +88,85 @@ SKIPPED_STEP_IS_VISIBLE = Claim(
             "ja": ("スキップ", "警告"),
             "ko": ("건너뛴", "경고"),
         },
+        unless={  # steps after the first: the scheduler stays silent (the next claim)
+            "en": ("after the first", "later"),
+            "ja": ("最初のステップより後", "最初のステップの後"),
+            "ko": ("첫 스텝 이후", "두 번째"),
+        },
     ),
 )
 
 
-CLAIMS = (SKIPPED_STEP_IS_VISIBLE,)
+def probe_later_skip_is_silent(device: Device) -> Observation:
+    return _later_skip_rule(device, first_taken=True)
+
+
+def control_first_step_skipped(device: Device) -> Observation:
+    return _later_skip_rule(device, first_taken=False)
+
+
+def _later_skip_rule(device: Device, first_taken: bool) -> Observation:
+    """One iteration (taken or skipped), then a skipped one, each followed by
+    ``lr_scheduler.step()``: what the scheduler says after the second, and what it does."""
+    import torch
+
+    model, x = _model(device), _batch(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    schedule = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+    scaler = torch.amp.GradScaler(device)
+    warned = []
+    rates = []
+    for overflow in (not first_taken, True):
+        opt.zero_grad()
+        scaler.scale(model(x).mean() * (float("inf") if overflow else 1.0)).backward()
+        scaler.step(opt)
+        scaler.update()
+        _, caught = caught_warnings(schedule.step)
+        warned.append(any("lr_scheduler.step()" in m for _, m in caught))
+        rates.append(opt.param_groups[0]["lr"])
+    key = "later" if first_taken else "first"
+    return Observation(
+        holds=not any(warned) and rates[1] < rates[0],
+        rule="holds if, over "
+        + ("a taken iteration" if first_taken else "a skipped iteration")
+        + " followed by a skipped one, lr_scheduler.step() warns after neither and the "
+        "learning rate still falls at the second",
+        measurements=(
+            Measurement(f"scaler-{key}-skip-scheduler-warns", any(warned), "bool"),
+            Measurement(f"scaler-{key}-skip-lr-before", rates[0], "count"),
+            Measurement(f"scaler-{key}-skip-lr-after", rates[1], "count"),
+        ),
+    )
+
+
+LATER_SKIPPED_STEP_IS_SILENT = Claim(
+    id="scaler/later-skipped-step-is-silent",
+    statement="A step skipped after the first one is silent: lr_scheduler.step() does not warn, "
+    "and the schedule advances as if the step had been taken.",
+    expect=Expect.HOLDS,
+    probe=probe_later_skip_is_silent,
+    measures=(
+        "scaler-later-skip-scheduler-warns",
+        "scaler-later-skip-lr-before",
+        "scaler-later-skip-lr-after",
+    ),
+    control=Control(
+        "the first step skipped",
+        control_first_step_skipped,
+        measures=("scaler-first-skip-scheduler-warns",),
+    ),
+    # the statement denies the warning; only a sentence about steps after the first states it
+    vocabulary=Vocabulary(
+        subjects=("lr_scheduler",),
+        predicates={"en": ("warn",), "ja": ("警告",), "ko": ("경고",)},
+        denies=True,
+        requires={
+            "en": ("after the first", "later"),
+            "ja": ("最初のステップより後", "最初のステップの後"),
+            "ko": ("첫 스텝 이후", "두 번째"),
+        },
+    ),
+)
+
+
+CLAIMS = (SKIPPED_STEP_IS_VISIBLE, LATER_SKIPPED_STEP_IS_SILENT)

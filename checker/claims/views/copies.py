@@ -132,40 +132,51 @@ def probe_advanced_indexing(device: Device) -> Observation:
 
     x = _grid(device)
     return _own_storage_rule(
-        x, {"list": x[[0, 2]], "tensor": x[torch.tensor([0, 2], device=device)], "mask": x[x > 5]}
+        x,
+        {
+            "list": x[[0, 2]],
+            "tensor": x[torch.tensor([0, 2], device=device)],
+            "tensor-2d": x[torch.tensor([[0], [2]], device=device)],
+            "mask": x[x > 5],
+        },
     )
 
 
 def control_basic_indexing_shares(device: Device) -> Observation:
     x = _grid(device)
-    return _own_storage_rule(x, {"list": x[0:3:2], "tensor": x[::2], "mask": x[1:]})
+    return _own_storage_rule(
+        x, {"list": x[0:3:2], "tensor": x[::2], "tensor-2d": x[None, ::2], "mask": x[1:]}
+    )
 
 
 def _own_storage_rule(x: Any, results: dict[str, Any]) -> Observation:
     shared = {name: shares_storage(r, x) for name, r in results.items()}
     return Observation(
         holds=not any(shared.values()),
-        rule="holds if the three indexing results (x[[0, 2]], x[torch.tensor([0, 2])] and "
-        "x[x > 5] for the claim) all have storage of their own",
-        measurements=(
-            Measurement("vi-list-index-shares", shared["list"], "bool"),
-            Measurement("vi-tensor-index-shares", shared["tensor"], "bool"),
-            Measurement("vi-mask-index-shares", shared["mask"], "bool"),
+        rule="holds if the four indexing results (x[[0, 2]], x[torch.tensor([0, 2])], "
+        "x[torch.tensor([[0], [2]])] and x[x > 5] for the claim) all have storage of their own",
+        measurements=tuple(
+            Measurement(f"vi-{name}-index-shares", value, "bool") for name, value in shared.items()
         ),
     )
 
 
 ADVANCED_INDEXING_COPIES = Claim(
     id="views/advanced-indexing-copies",
-    statement="Indexing with a list or a tensor of integers, or with a boolean mask, returns "
-    "a copy.",
+    statement="Indexing with a list of integers, an integer tensor of one or more dimensions "
+    "or a boolean mask returns a copy.",
     expect=Expect.HOLDS,
     probe=probe_advanced_indexing,
     control=Control(
-        "basic slicing (x[0:3:2], x[::2], x[1:]) in place of advanced indexing",
+        "basic slicing (x[0:3:2], x[::2], x[None, ::2], x[1:]) in place of advanced indexing",
         control_basic_indexing_shares,
     ),
-    measures=("vi-list-index-shares", "vi-tensor-index-shares", "vi-mask-index-shares"),
+    measures=(
+        "vi-list-index-shares",
+        "vi-tensor-index-shares",
+        "vi-tensor-2d-index-shares",
+        "vi-mask-index-shares",
+    ),
     vocabulary=Vocabulary(
         subjects=(
             "mask",
@@ -192,6 +203,65 @@ ADVANCED_INDEXING_COPIES = Claim(
 )
 
 
+def probe_zero_dim_index_view(device: Device) -> Observation:
+    import torch
+
+    return _zero_dim_index_rule(device, torch.tensor(1, device=device))
+
+
+def control_one_element_index_copies(device: Device) -> Observation:
+    import torch
+
+    return _zero_dim_index_rule(device, torch.tensor([1], device=device))
+
+
+def _zero_dim_index_rule(device: Device, index: Any) -> Observation:
+    x = _grid(device)
+    row = x[index]
+    shared = shares_storage(row, x)
+    row.fill_(-1.0)
+    reached = bool((x[1] == -1.0).all())
+    return Observation(
+        holds=shared and reached,
+        rule=f"holds if x[torch.tensor({index.tolist()})] shares x's storage and filling it "
+        "writes row 1 of x",
+        measurements=(
+            Measurement(f"vi-index-{index.dim()}d-tensor-shares", shared, "bool"),
+            Measurement(f"vi-index-{index.dim()}d-tensor-write-reaches-input", reached, "bool"),
+        ),
+    )
+
+
+ZERO_DIM_INDEX_TENSOR_VIEW = Claim(
+    id="views/zero-dim-index-tensor-view",
+    statement="A 0-dim integer tensor indexes as an integer does: x[torch.tensor(1)] returns "
+    "a view, and writes through it reach x.",
+    expect=Expect.HOLDS,
+    probe=probe_zero_dim_index_view,
+    control=Control(
+        "a 1-D index tensor, torch.tensor([1])",
+        control_one_element_index_copies,
+        measures=("vi-index-1d-tensor-shares", "vi-index-1d-tensor-write-reaches-input"),
+    ),
+    measures=("vi-index-0d-tensor-shares", "vi-index-0d-tensor-write-reaches-input"),
+    vocabulary=Vocabulary(
+        subjects=(
+            "0-dim integer tensor",
+            "0-dim index",
+            "0次元の整数テンソル",
+            "0 次元の整数テンソル",
+            "0차원 정수 텐서",
+        ),
+        predicates={
+            "en": ("returns a view", "is a view", "share"),
+            "ja": ("ビューを返", "ビューにな", "共有"),
+            "ko": ("뷰를 반환", "뷰가 된", "공유"),
+        },
+        opposites=_COPY,
+    ),
+)
+
+
 def probe_index_assignment(device: Device) -> Observation:
     return _index_assignment_rule(device, through_copy=False)
 
@@ -201,28 +271,42 @@ def control_assignment_to_indexed_copy(device: Device) -> Observation:
 
 
 def _index_assignment_rule(device: Device, through_copy: bool) -> Observation:
-    x = _grid(device)
-    ptr = x.untyped_storage().data_ptr()
-    if through_copy:
-        rows = x[[0, 2]]
-        rows[:] = 0.0
-    else:
-        x[[0, 2]] = 0.0
-    assigned = float(x[0].abs().sum() + x[2].abs().sum()) == 0.0
-    same_storage = x.untyped_storage().data_ptr() == ptr
-    y = _grid(device)
-    y[[0, 2]].fill_(0.0)
-    filled = float(y[0].abs().sum()) == 0.0
+    import torch
+
+    def indices(x: Any) -> dict[str, Any]:
+        return {
+            "x[[0, 2]]": [0, 2],
+            "x[torch.tensor([0, 2])]": torch.tensor([0, 2], device=device),
+            "x[torch.tensor([[0], [2]])]": torch.tensor([[0], [2]], device=device),
+            "x[x > 5]": x > 5,
+        }
+
+    assigned, same_storage, filled = [], [], []
+    for name in indices(_grid(device)):
+        x = _grid(device)
+        index = indices(x)[name]
+        ptr = x.untyped_storage().data_ptr()
+        if through_copy:
+            picked = x[index]
+            picked[...] = 0.0
+        else:
+            x[index] = 0.0
+        assigned.append(bool((x[index] == 0.0).all()))
+        same_storage.append(x.untyped_storage().data_ptr() == ptr)
+        y = _grid(device)
+        y[indices(y)[name]].fill_(0.0)
+        filled.append(not torch.equal(y, _grid(device)))
     return Observation(
-        holds=assigned and same_storage and not filled,
-        rule="holds if "
-        + ("rows = x[[0, 2]]; rows[:] = 0" if through_copy else "x[[0, 2]] = 0")
-        + " zeroes rows 0 and 2 of x in its own storage, while x[[0, 2]].fill_(0) leaves x "
-        "unchanged",
+        holds=all(assigned) and all(same_storage) and not any(filled),
+        rule="holds if, for each of x[[0, 2]], x[torch.tensor([0, 2])], "
+        "x[torch.tensor([[0], [2]])] and x[x > 5], "
+        + ("picked = x[idx]; picked[...] = 0" if through_copy else "x[idx] = 0")
+        + " zeroes the indexed elements of x in its own storage, while x[idx].fill_(0) leaves "
+        "x unchanged",
         measurements=(
-            Measurement("vi-index-assign-changes-input", assigned, "bool"),
-            Measurement("vi-index-assign-same-storage", same_storage, "bool"),
-            Measurement("vi-indexed-fill-changes-input", filled, "bool"),
+            Measurement("vi-index-assign-changes-input", all(assigned), "bool"),
+            Measurement("vi-index-assign-same-storage", all(same_storage), "bool"),
+            Measurement("vi-indexed-fill-changes-input", any(filled), "bool"),
         ),
     )
 
@@ -368,6 +452,7 @@ CLAIMS = (
     MYTH_MASKED_SELECT_SHARES_MEMORY,
     MYTH_GATHER_SHARES_MEMORY,
     ADVANCED_INDEXING_COPIES,
+    ZERO_DIM_INDEX_TENSOR_VIEW,
     INDEX_ASSIGNMENT_WRITES_IN_PLACE,
     TORCH_TENSOR_COPIES,
     TORCH_TENSOR_WARNING_ADVISES_DETACH_CLONE,

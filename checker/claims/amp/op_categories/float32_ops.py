@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.claims.amp.op_categories._ops import (
     FLOAT32_OPS,
@@ -74,4 +76,73 @@ LOSSES_RUN_IN_FLOAT32 = Claim(
 )
 
 
-CLAIMS = (LOSSES_RUN_IN_FLOAT32,)
+def probe_unlisted_losses(device: Device) -> Observation:
+    return _unlisted_rule(device, listed=False)
+
+
+def control_listed_loss(device: Device) -> Observation:
+    return _unlisted_rule(device, listed=True)
+
+
+def _unlisted_rule(device: Device, listed: bool) -> Observation:
+    """Losses that autocast's float32 list does not name (gaussian_nll_loss, a hand-written
+    mean squared error), or with ``listed`` the listed mse_loss, under float16 and bfloat16
+    autocast: the dtype each returns."""
+    import torch
+    from torch.nn import functional
+
+    found: dict[str, list[str]] = {}
+    for dtype in (torch.float16, torch.bfloat16):
+        generator = torch.Generator().manual_seed(0)
+        a = torch.randn(8, 8, generator=generator).to(device=device, dtype=dtype)
+        b = torch.randn(8, 8, generator=generator).to(device=device, dtype=dtype)
+        var = torch.ones(8, 8, device=device, dtype=dtype)
+        with torch.autocast(device, dtype=dtype):
+            losses: dict[str, Any] = (
+                {"mse_loss": functional.mse_loss(a, b)}
+                if listed
+                else {
+                    "gaussian_nll_loss": functional.gaussian_nll_loss(a, b, var),
+                    "hand-written": ((a - b) ** 2).mean(),
+                }
+            )
+        for name, loss in losses.items():
+            found.setdefault(name, []).append(str(loss.dtype).removeprefix("torch."))
+    lowered = all(dtypes == ["float16", "bfloat16"] for dtypes in found.values())
+    key = "listed" if listed else "unlisted"
+    return Observation(
+        holds=lowered,
+        rule="holds if "
+        + ("mse_loss returns" if listed else "gaussian_nll_loss and ((a - b) ** 2).mean() return")
+        + " float16 under float16 autocast and bfloat16 under bfloat16 autocast, for inputs "
+        "of those dtypes",
+        measurements=tuple(
+            Measurement(
+                f"amp-{key}-loss-{name.replace('_', '-')}-dtypes", ", ".join(dtypes), "text"
+            )
+            for name, dtypes in found.items()
+        ),
+    )
+
+
+UNLISTED_LOSSES_STAY_LOWER_PRECISION = Claim(
+    id="amp/unlisted-losses-stay-lower-precision",
+    statement="On the CPU, a loss that autocast's float32 list does not name, such as "
+    "gaussian_nll_loss or a hand-written ((a - b) ** 2).mean(), returns the lower-precision "
+    "dtype of its inputs.",
+    expect=Expect.HOLDS,
+    probe=probe_unlisted_losses,
+    devices=("cpu",),
+    control=Control(
+        "mse_loss, which the list names",
+        control_listed_loss,
+        measures=("amp-listed-loss-mse-loss-dtypes",),
+    ),
+    measures=(
+        "amp-unlisted-loss-gaussian-nll-loss-dtypes",
+        "amp-unlisted-loss-hand-written-dtypes",
+    ),
+)
+
+
+CLAIMS = (LOSSES_RUN_IN_FLOAT32, UNLISTED_LOSSES_STAY_LOWER_PRECISION)

@@ -110,13 +110,26 @@ def _weight_casts(device: Device, cache_enabled: bool) -> Observation:
         two_products()
 
     _, twice = count_kernels(two_regions, ("_to_copy",))
+
+    def nested_regions() -> None:
+        with torch.autocast(device, dtype=low, cache_enabled=cache_enabled):
+            two_products()
+            two_products()
+
+    _, nested = count_kernels(nested_regions, ("_to_copy",))
     return Observation(
-        holds=inside["_to_copy"] == 1 and twice["_to_copy"] == 2,
+        holds=inside["_to_copy"] == 1 and twice["_to_copy"] == 2 and nested["_to_copy"] == 1,
         rule="holds if, with autocast's cache "
         + ("on (the default)" if cache_enabled else "off (cache_enabled=False)")
         + ", a float32 weight that requires grad is cast once for two matrix products in one "
-        "region, and once more in a second region (casts counted with a TorchDispatchMode)",
+        "region, once more in a second region, and once for two inner regions nested in an "
+        "outer one (casts counted with a TorchDispatchMode)",
         measurements=(
+            Measurement(
+                f"amp-weight-casts-nested-cache-{cache_enabled}".lower(),
+                nested["_to_copy"],
+                "count",
+            ),
             Measurement(
                 f"amp-weight-casts-one-region-cache-{cache_enabled}".lower(),
                 inside["_to_copy"],
@@ -134,10 +147,12 @@ def _weight_casts(device: Device, cache_enabled: bool) -> Observation:
 AUTOCAST_CACHES_WEIGHT_CASTS = Claim(
     id="amp/autocast-caches-weight-casts",
     statement="Inside one autocast region, a float32 weight that requires grad is cast to "
-    "the lower precision once and the copy is reused; a new region casts it again.",
+    "the lower precision once and the copy is reused, in nested regions too; the copy is "
+    "dropped only when the outermost region exits, so a new region casts it again.",
     expect=Expect.HOLDS,
     probe=probe_autocast_caches_weight_casts,
     measures=(
+        "amp-weight-casts-nested-cache-true",
         "amp-weight-casts-one-region-cache-true",
         "amp-weight-casts-two-regions-cache-true",
     ),

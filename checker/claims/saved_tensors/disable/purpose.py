@@ -79,14 +79,21 @@ FUNC_TRANSFORMS_FORBID_HOOKS = Claim(
 
 
 def probe_func_forward_transforms_allow_hooks(device: Device) -> Observation:
-    return _transforms_allow_hooks(device, ("jacfwd", "vmap"))
+    return _transforms_allow_hooks(device, under_hooks=True)
 
 
-def control_func_grad_refuses_hooks(device: Device) -> Observation:
-    return _transforms_allow_hooks(device, ("grad", "vjp"))
+def control_func_transforms_without_hooks(device: Device) -> Observation:
+    return _transforms_allow_hooks(device, under_hooks=False)
 
 
-def _transforms_allow_hooks(device: Device, names: tuple[str, ...]) -> Observation:
+#: The transforms that run inside saved_tensors_hooks, and those that refuse them.
+FORWARD_TRANSFORMS = ("jacfwd", "jvp", "vmap")
+REVERSE_TRANSFORMS = ("grad", "vjp", "jacrev", "hessian")
+
+
+def _transforms_allow_hooks(device: Device, under_hooks: bool) -> Observation:
+    import contextlib
+
     import torch
 
     def f(t: Any) -> Any:
@@ -98,18 +105,29 @@ def _transforms_allow_hooks(device: Device, names: tuple[str, ...]) -> Observati
     x = torch.ones(3, device=device)
     calls: dict[str, Any] = {
         "jacfwd": lambda: torch.func.jacfwd(g)(x),
+        "jvp": lambda: torch.func.jvp(g, (x,), (torch.ones(3, device=device),)),
         "vmap": lambda: torch.func.vmap(g)(x.reshape(3, 1)),
         "grad": lambda: torch.func.grad(f)(x),
         "vjp": lambda: torch.func.vjp(g, x)[1](torch.ones(3, device=device)),
+        "jacrev": lambda: torch.func.jacrev(g)(x),
+        "hessian": lambda: torch.func.hessian(f)(x),
     }
-    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
-        errors = {name: _error(calls[name]) for name in names}
+    hooks = (
+        torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)
+        if under_hooks
+        else contextlib.nullcontext()
+    )
+    with hooks:
+        errors = {name: _error(call) for name, call in calls.items()}
+    place = "under" if under_hooks else "without"
     return Observation(
-        holds=all(e == "no error" for e in errors.values()),
-        rule=f"holds if torch.func.{' and '.join(names)} run without error inside "
-        "saved_tensors_hooks",
+        holds=all(errors[n] == "no error" for n in FORWARD_TRANSFORMS)
+        and all(errors[n] != "no error" for n in REVERSE_TRANSFORMS),
+        rule="holds if torch.func.jacfwd, jvp and vmap run without error and grad, vjp, jacrev "
+        "and hessian raise, "
+        + ("inside saved_tensors_hooks" if under_hooks else "without saved_tensors_hooks"),
         measurements=tuple(
-            Measurement(f"st-func-{name}-under-hooks", error.splitlines()[0][:120], "exception")
+            Measurement(f"st-func-{name}-{place}-hooks", error.splitlines()[0][:120], "exception")
             for name, error in errors.items()
         ),
     )
@@ -117,16 +135,16 @@ def _transforms_allow_hooks(device: Device, names: tuple[str, ...]) -> Observati
 
 FUNC_FORWARD_TRANSFORMS_ALLOW_HOOKS = Claim(
     id="saved-tensors/func-forward-transforms-allow-hooks",
-    statement="torch.func.jacfwd and torch.func.vmap run inside saved_tensors_hooks; "
-    "only grad, vjp, jacrev and hessian refuse them.",
+    statement="torch.func.jacfwd, torch.func.jvp and torch.func.vmap run inside "
+    "saved_tensors_hooks; only grad, vjp, jacrev and hessian refuse them.",
     expect=Expect.HOLDS,
     probe=probe_func_forward_transforms_allow_hooks,
     devices=("cpu",),
-    measures=("st-func-jacfwd-under-hooks", "st-func-vmap-under-hooks"),
+    measures=tuple(f"st-func-{n}-under-hooks" for n in FORWARD_TRANSFORMS + REVERSE_TRANSFORMS),
     control=Control(
-        "grad and vjp, which refuse hooks",
-        control_func_grad_refuses_hooks,
-        measures=("st-func-grad-under-hooks",),
+        "the same seven transforms without saved_tensors_hooks",
+        control_func_transforms_without_hooks,
+        measures=("st-func-grad-without-hooks", "st-func-hessian-without-hooks"),
     ),
 )
 

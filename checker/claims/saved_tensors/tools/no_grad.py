@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.claims.saved_tensors._model import _RULE_MARGIN, _compare, _error, _ratio
 from checker.evidence import Measurement, Observation
@@ -106,21 +108,27 @@ def control_no_grad_tensor_trains_later(device: Device) -> Observation:
 
 
 def _trains_later_rule(device: Device, mode: str) -> Observation:
-    """The myth "a tensor made under inference_mode can be used for training later": a
-    float tensor made under ``mode`` goes, after the region, through a linear layer whose
-    weight requires grad (its gradient needs the input saved), then backward."""
+    """The myth "a tensor made under inference_mode can be used for training later, even by
+    an operation that saves it": a float tensor made under ``mode`` goes, after the region,
+    through a linear layer whose weight requires grad and through a product with a tensor that
+    requires grad (the gradient of each needs the tensor saved), then backward."""
     import torch
 
     with getattr(torch, mode)():
         feature = torch.ones(4, 3, device=device) * 2
     layer = torch.nn.Linear(3, 1).to(device)
+    w: Any = torch.ones(4, 3, device=device, requires_grad=True)
     error = _error(lambda: layer(feature).sum().backward())
+    product = _error(lambda: (w * feature).sum().backward())
+    key = mode.replace("_", "-")
     return Observation(
-        holds=error == "no error",
-        rule=f"holds if a tensor made under torch.{mode}() goes through a linear layer, "
-        "after the region, and backward without an error",
+        holds=error == "no error" and product == "no error",
+        rule=f"holds if a tensor made under torch.{mode}() goes, after the region, through a "
+        "linear layer and through a product with a tensor that requires grad, and backward "
+        "without an error",
         measurements=(
-            Measurement(f"st-trains-later-{mode.replace('_', '-')}-error", error, "exception"),
+            Measurement(f"st-trains-later-{key}-error", error, "exception"),
+            Measurement(f"st-trains-later-{key}-product-error", product, "exception"),
         ),
     )
 
@@ -128,7 +136,7 @@ def _trains_later_rule(device: Device, mode: str) -> Observation:
 MYTH_INFERENCE_TENSORS_TRAIN_LATER = Claim(
     id="saved-tensors/myth-inference-tensors-train-later",
     statement="A tensor created under torch.inference_mode() can be used for training "
-    "later, once the region is left.",
+    "later, once the region is left, even by an operation that saves it for backward.",
     expect=Expect.FAILS,
     probe=probe_inference_tensor_trains_later_myth,
     control=Control(
@@ -136,7 +144,10 @@ MYTH_INFERENCE_TENSORS_TRAIN_LATER = Claim(
         control_no_grad_tensor_trains_later,
         measures=("st-trains-later-no-grad-error",),
     ),
-    measures=("st-trains-later-inference-mode-error",),
+    measures=(
+        "st-trains-later-inference-mode-error",
+        "st-trains-later-inference-mode-product-error",
+    ),
     vocabulary=Vocabulary(
         subjects=("inference_mode",),
         predicates={
@@ -153,8 +164,62 @@ MYTH_INFERENCE_TENSORS_TRAIN_LATER = Claim(
 )
 
 
+def probe_inference_tensor_feeds_unsaving_ops(device: Device) -> Observation:
+    return _unsaving_ops_rule(device, "inference_mode")
+
+
+def control_no_grad_tensor_in_saving_op(device: Device) -> Observation:
+    return _unsaving_ops_rule(device, "no_grad")
+
+
+def _unsaving_ops_rule(device: Device, mode: str) -> Observation:
+    """After the region, a tensor made under ``mode`` feeds operations that do not save it
+    (an addition, a concatenation) and one that does (a product), each with a tensor that
+    requires grad, then backward."""
+    import torch
+
+    with getattr(torch, mode)():
+        feature = torch.ones(4, 3, device=device) * 2
+    w: Any = torch.ones(4, 3, device=device, requires_grad=True)
+    added = _error(lambda: (w + feature).sum().backward())
+    cat: Any = torch.cat
+    joined = _error(lambda: cat([w, feature]).sum().backward())
+    product = _error(lambda: (w * feature).sum().backward())
+    key = mode.replace("_", "-")
+    return Observation(
+        holds=added == joined == "no error" and product != "no error",
+        rule=f"holds if, after the region, a tensor made under torch.{mode}() trains through "
+        "w + t and torch.cat([w, t]), and w * t raises in backward",
+        measurements=(
+            Measurement(f"st-{key}-tensor-add-error", added, "exception"),
+            Measurement(f"st-{key}-tensor-cat-error", joined, "exception"),
+            Measurement(f"st-{key}-tensor-mul-error", product, "exception"),
+        ),
+    )
+
+
+INFERENCE_TENSOR_FEEDS_UNSAVING_OPS = Claim(
+    id="saved-tensors/inference-tensor-feeds-unsaving-ops",
+    statement="After the region, an inference tensor can still feed an operation that does not "
+    "save it for backward, such as an addition; only an operation that saves it raises.",
+    expect=Expect.HOLDS,
+    probe=probe_inference_tensor_feeds_unsaving_ops,
+    control=Control(
+        "a tensor created under torch.no_grad()",
+        control_no_grad_tensor_in_saving_op,
+        measures=("st-no-grad-tensor-mul-error",),
+    ),
+    measures=(
+        "st-inference-mode-tensor-add-error",
+        "st-inference-mode-tensor-cat-error",
+        "st-inference-mode-tensor-mul-error",
+    ),
+)
+
+
 CLAIMS = (
     NO_GRAD_HOLDS_NOTHING,
     INFERENCE_MODE_HOLDS_NOTHING,
     MYTH_INFERENCE_TENSORS_TRAIN_LATER,
+    INFERENCE_TENSOR_FEEDS_UNSAVING_OPS,
 )

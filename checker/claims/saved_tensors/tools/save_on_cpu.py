@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.claims.saved_tensors._model import _RULE_MARGIN, _compare, _ratio
 from checker.evidence import Measurement, Observation
@@ -102,7 +104,66 @@ SAVE_ON_CPU_CHANGES_NOTHING_ON_CPU = Claim(
 )
 
 
+def probe_save_on_cpu_copies_inputs_and_params(device: Device) -> Observation:
+    return _copies_rule(device, offload=True)
+
+
+def control_default_saves_originals(device: Device) -> Observation:
+    return _copies_rule(device, offload=False)
+
+
+def _copies_rule(device: Device, offload: bool) -> Observation:
+    """Two linear layers on a batch: the first saves the batch, the second its own weight (its
+    input requires grad). Whether what backward gets back is a copy of each."""
+    import contextlib
+
+    import torch
+    from torch.autograd.graph import save_on_cpu
+
+    first = torch.nn.Linear(8, 8).to(device)
+    second = torch.nn.Linear(8, 4).to(device)
+    batch = torch.randn(16, 8, device=device)
+    region = save_on_cpu(pin_memory=True) if offload else contextlib.nullcontext()
+    with region:
+        hidden: Any = first(batch)
+        out: Any = second(hidden)
+    saved_batch = hidden.grad_fn._saved_mat1
+    saved_weight = out.grad_fn._saved_mat2
+    batch_copied = saved_batch.untyped_storage().data_ptr() != batch.untyped_storage().data_ptr()
+    weight_copied = (
+        saved_weight.untyped_storage().data_ptr() != second.weight.untyped_storage().data_ptr()
+    )
+    key = "st-save-on-cpu" if offload else "st-default"
+    return Observation(
+        holds=batch_copied and weight_copied,
+        rule="holds if, "
+        + ("under save_on_cpu(pin_memory=True)" if offload else "with the default hooks")
+        + ", the input batch saved by a first linear layer and the weight saved by a second "
+        "come back to backward as copies, in storage of their own",
+        measurements=(
+            Measurement(f"{key}-copies-batch", batch_copied, "bool"),
+            Measurement(f"{key}-copies-weight", weight_copied, "bool"),
+        ),
+    )
+
+
+SAVE_ON_CPU_COPIES_INPUTS_AND_PARAMETERS = Claim(
+    id="saved-tensors/save-on-cpu-copies-inputs-and-parameters",
+    statement="save_on_cpu copies every tensor saved for backward, the input batch and the "
+    "parameters included, although they stay in memory anyway.",
+    expect=Expect.HOLDS,
+    probe=probe_save_on_cpu_copies_inputs_and_params,
+    measures=("st-save-on-cpu-copies-batch", "st-save-on-cpu-copies-weight"),
+    control=Control(
+        "the default hooks",
+        control_default_saves_originals,
+        measures=("st-default-copies-batch", "st-default-copies-weight"),
+    ),
+)
+
+
 CLAIMS = (
     SAVE_ON_CPU_FREES_GPU_MEMORY,
     SAVE_ON_CPU_CHANGES_NOTHING_ON_CPU,
+    SAVE_ON_CPU_COPIES_INPUTS_AND_PARAMETERS,
 )

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.evidence import Measurement, Observation
-from checker.measure import packed, shares_storage
+from checker.measure import packed
 from checker.typing import Device
 
 
@@ -61,7 +62,7 @@ SOME_OPS_SAVE_THEIR_OUTPUT = Claim(
     expect=Expect.HOLDS,
     probe=probe_output_savers,
     control=Control(
-        "sin, gelu and pow, which save their input",
+        "sin, gelu and pow with a number exponent, which save their input",
         control_input_savers_as_output_savers,
     ),
     measures=(
@@ -127,7 +128,8 @@ def _input_saver_rule(device: Device, ops: dict[str, Any]) -> Observation:
 
 SOME_OPS_SAVE_THEIR_INPUT = Claim(
     id="saved-tensors/some-ops-save-their-input",
-    statement="sin, gelu and pow save their input for backward, not their output.",
+    statement="sin, gelu and pow with a number as exponent save their input for backward, not "
+    "their output.",
     expect=Expect.HOLDS,
     probe=probe_input_savers,
     control=Control(
@@ -150,21 +152,39 @@ def _saves_result(device: Device, tensor_exponent: bool) -> Observation:
     import torch
 
     x = torch.rand(3, device=device, requires_grad=True)
-    exponent: Any = torch.rand(3, device=device, requires_grad=True) if tensor_exponent else 2.0
-    y = x**exponent
+    exponents: list[Any] = (
+        [
+            torch.rand(3, device=device, requires_grad=True),
+            torch.rand(3, device=device),
+            torch.tensor(2.0, device=device),
+        ]
+        if tensor_exponent
+        else [2.0, 0.5]
+    )
+    found = []
+    for exponent in exponents:
+        y, packs = packed(functools.partial(torch.pow, x, exponent))
+        ptrs = [t.untyped_storage().data_ptr() for t in packs]
+        found.append(
+            y.untyped_storage().data_ptr() in ptrs and x.untyped_storage().data_ptr() in ptrs
+        )
+    y = x ** exponents[0]
     node = y.grad_fn
     saved = sorted(
         name[len("_saved_") :]
         for name in dir(node)
         if name.startswith("_saved_") and isinstance(getattr(node, name), torch.Tensor)
     )
-    result = getattr(node, "_saved_result", None)
-    is_output = result is not None and shares_storage(result, y)
+    is_output = all(found)
     kind = "tensor" if tensor_exponent else "scalar"
     return Observation(
-        holds=is_output and "self" in saved,
-        rule=f"holds if x ** exponent with a {kind} exponent saves its result (the output "
-        "itself) as well as x",
+        holds=is_output,
+        rule="holds if x ** exponent packs its result (the output itself) as well as x, for "
+        + (
+            "each of a tensor exponent that requires grad, one that does not, and a 0-dim one"
+            if tensor_exponent
+            else "each of the number exponents 2 and 0.5"
+        ),
         measurements=(
             Measurement(f"st-pow-{kind}-node", type(node).__name__, "text"),
             Measurement(f"st-pow-{kind}-saved", ", ".join(saved), "text"),

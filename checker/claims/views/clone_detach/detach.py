@@ -202,7 +202,7 @@ MYTH_DETACH_METADATA_CHANGE_RAISES = Claim(
     ),
     vocabulary=Vocabulary(subjects=("resize_", "set_", "transpose_"), predicates=_ERROR),
     control=Control(
-        "the same changes on the tensor itself",
+        "the same changes on the tensor itself, a leaf that requires grad",
         control_metadata_change_on_original,
         measures=("vi-original-transpose-error",),
     ),

@@ -190,8 +190,57 @@ AUGMENTED_ASSIGNMENT_KEEPS_DTYPE = Claim(
 )
 
 
+def probe_same_kind_cast_back(device: Device) -> Observation:
+    pairs = (("float32", "float64"), ("float16", "float32"), ("int32", "int64"))
+    return _cast_back_rule(device, pairs, "same-kind")
+
+
+def control_cast_to_lower_kind(device: Device) -> Observation:
+    return _cast_back_rule(device, (("int64", "float32"), ("float32", "complex64")), "higher-kind")
+
+
+def _cast_back_rule(device: Device, pairs: tuple[tuple[str, str], ...], key: str) -> Observation:
+    import torch
+
+    kept = []
+    for target, other in pairs:
+        y = torch.ones(2, device=device, dtype=getattr(torch, target))
+        x = torch.ones(2, device=device, dtype=getattr(torch, other))
+        try:
+            y += x
+        except RuntimeError:
+            kept.append(f"{target} += {other}: raises")
+            continue
+        kept.append(f"{target} += {other}: {str(y.dtype).removeprefix('torch.')}")
+    runs = [line for line in kept if not line.endswith("raises")]
+    same = all(line.split(":")[0].split()[0] == line.split()[-1] for line in runs)
+    tried = ", ".join(f"{target} += {other}" for target, other in pairs)
+    return Observation(
+        holds=len(runs) == len(pairs) and same,
+        rule=f"holds if y += x runs and leaves y in its dtype for each pair of dtypes ({tried})",
+        measurements=(Measurement(f"vi-iadd-{key}-results", "; ".join(kept), "text"),),
+    )
+
+
+SAME_KIND_CAST_BACK = Claim(
+    id="inplace/same-kind-cast-back",
+    statement="An in-place operation casts its result back to the tensor's dtype when both are "
+    "of the same kind: float32 += float64 runs and leaves a float32 tensor; a result of a "
+    "higher kind, such as a float result for an integer tensor, raises.",
+    expect=Expect.HOLDS,
+    probe=probe_same_kind_cast_back,
+    control=Control(
+        "results of a higher kind (int64 += float32, float32 += complex64)",
+        control_cast_to_lower_kind,
+        measures=("vi-iadd-higher-kind-results",),
+    ),
+    measures=("vi-iadd-same-kind-results",),
+)
+
+
 CLAIMS = (
     UNDERSCORE_METHODS_RETURN_SELF,
     AUGMENTED_ASSIGNMENT_IS_IN_PLACE,
     AUGMENTED_ASSIGNMENT_KEEPS_DTYPE,
+    SAME_KIND_CAST_BACK,
 )
