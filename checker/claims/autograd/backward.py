@@ -63,6 +63,7 @@ SECOND_BACKWARD_RAISES = Claim(
                 "2度 … エラー",
                 "二度 … エラー",
                 "再度 … エラー",
+                "もう一度 … エラー",
             ),
             "ko": (
                 "두 번 … 오류",
@@ -159,8 +160,8 @@ def _accumulate_rule(reset: bool) -> Observation:
     return Observation(
         holds=grad == [4.0, 8.0],
         rule="holds if two backward() calls of (x * x).sum(), each through a new graph"
-        + (", with x.grad set to None between them," if reset else "")
-        + " leave twice the gradient of one, [4.0, 8.0], in x.grad",
+        + (" and with x.grad set to None between them" if reset else "")
+        + ", leave twice the gradient of one, [4.0, 8.0], in x.grad",
         measurements=(Measurement(f"ag-grad-after-two-{kind}", str(grad), "text"),),
     )
 

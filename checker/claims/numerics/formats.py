@@ -67,9 +67,9 @@ FLOAT16_MAX = Claim(
 )
 
 
-#: Elements summed: 262144 ones add up to 2**18, four times float16's largest value.
+#: Elements summed: 262144 values of 1 add up to 2**18, four times float16's largest value.
 MANY = 262144
-#: Elements summed in the control: 1024 ones stay far below 65504.
+#: Elements summed in the control: 1024 values of 1 stay far below 65504.
 FEW = 1024
 
 
@@ -89,8 +89,8 @@ def _sum_rule(count: int) -> Observation:
     single = float(torch.ones(count, dtype=torch.float32).sum().item())
     return Observation(
         holds=half == math.inf and brain == single == count,
-        rule=f"holds if the sum of {count} float16 ones is inf while the same sum in bfloat16 "
-        f"and float32 is {count}",
+        rule=f"holds if the sum of {count} float16 values of 1 is inf while the same sum in "
+        f"bfloat16 and float32 is {count}",
         measurements=(
             Measurement(f"nm-sum-{count}-float16", _g(half), "text"),
             Measurement(f"nm-sum-{count}-bfloat16", _g(brain), "text"),
@@ -101,12 +101,12 @@ def _sum_rule(count: int) -> Observation:
 
 FLOAT16_SUM_OVERFLOWS = Claim(
     id="numerics/float16-sum-overflows",
-    statement="A float16 sum whose result passes 65504 is inf: the sum of 262144 float16 ones "
-    "is inf, while in bfloat16 and float32 it is 262144.",
+    statement="A float16 sum whose result passes 65504 is inf: adding up 262144 float16 values "
+    "of 1 gives inf, while in bfloat16 and float32 it gives 262144.",
     expect=Expect.HOLDS,
     probe=probe_float16_sum,
     control=Control(
-        "a sum of 1024 ones",
+        "a sum of 1024 values of 1",
         control_float16_small_sum,
         measures=("nm-sum-1024-float16", "nm-sum-1024-bfloat16", "nm-sum-1024-float32"),
     ),
@@ -273,14 +273,14 @@ def _truncation_rule(low_half_only: bool) -> Observation:
         values = values[(values.view(torch.int32) & 0xFFFF) < 0x8000]
     truncated = (values.view(torch.int32) & ~0xFFFF).view(torch.float32)
     converted = values.to(torch.bfloat16).to(torch.float32)
-    equal = int((converted == truncated).sum())
+    equal, count = int((converted == truncated).sum()), len(values)
     return Observation(
-        holds=equal == len(values),
-        rule=f"holds if converting each of {len(values)} float32 values "
+        holds=equal == count,
+        rule=f"holds if converting each of {count} float32 values "
         + ("whose low 16 bits are below 0x8000 " if low_half_only else "")
         + "to bfloat16 gives the value with its low 16 bits cleared",
         measurements=(
-            Measurement(f"nm-{'low-' if low_half_only else ''}values", len(values), "count"),
+            Measurement(f"nm-{'low-' if low_half_only else ''}values", count, "count"),
             Measurement(f"nm-{'low-' if low_half_only else ''}values-truncated", equal, "count"),
         ),
     )
@@ -304,7 +304,7 @@ MYTH_BFLOAT16_TRUNCATES = Claim(
         predicates={
             "en": ("truncat",),
             "ja": ("切り捨て",),
-            "ko": ("truncat", "잘라내", "잘라낸", "잘라낼", "잘라 내", "버림"),
+            "ko": ("truncat", "잘라내", "잘라낸", "잘라낼", "잘라냅", "잘라 내", "버림"),
         },
         opposites={
             "en": (

@@ -112,11 +112,12 @@ def _zero_dim_rule(zero_dim: bool) -> Observation:
     floats = (torch.ones(3, dtype=torch.float16) + other(1.0, torch.float64)).dtype
     ints = (torch.ones(3, dtype=torch.int32) + other(1, torch.int64)).dtype
     kind = "zero-dim" if zero_dim else "one-dim"
-    shape = "a zero-dimensional" if zero_dim else "a one-element, one-dimensional"
     return Observation(
         holds=floats == torch.float16 and ints == torch.int32,
-        rule=f"holds if a float16 tensor plus {shape} float64 tensor stays float16, and an "
-        f"int32 tensor plus {shape} int64 tensor stays int32",
+        rule="holds if a float16 tensor plus a "
+        + ("zero-dimensional" if zero_dim else "one-element, one-dimensional")
+        + " float64 tensor stays float16, and an int32 tensor plus such an int64 tensor stays "
+        "int32",
         measurements=(
             Measurement(f"nm-{kind}-float-result", str(floats).removeprefix("torch."), "dtype"),
             Measurement(f"nm-{kind}-int-result", str(ints).removeprefix("torch."), "dtype"),
@@ -145,8 +146,10 @@ ZERO_DIM_TENSORS_DO_NOT_PROMOTE = Claim(
             "0d tensor",
             "zero-dim",
             "0次元",
+            "0 次元",
             "ゼロ次元",
             "0차원",
+            "0 차원",
         ),
         predicates={
             "en": ("promot", "result dtype", "result type", "upcast"),
