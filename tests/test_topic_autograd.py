@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.autograd")
 
 
 def test_ids_and_keys_carry_the_topic_prefix() -> None:
-    assert len(CLAIMS) == 8
+    assert len(CLAIMS) == 10
     for claim in CLAIMS:
         assert claim.topic == "autograd", claim.id
         assert all(key.startswith("ag-") for key in claim.all_measures), claim.id
@@ -28,11 +28,15 @@ def test_every_claim_has_a_control_and_a_vocabulary_and_runs_on_the_cpu() -> Non
     assert all(c.control is not None and c.vocabulary is not None for c in CLAIMS)
     assert all(c.devices == ("cpu",) for c in CLAIMS)
     myths = {c.id for c in CLAIMS if c.expect.value == "fails"}
-    assert myths == {"autograd/myth-eval-disables-grad"}
+    assert myths == {
+        "autograd/myth-eval-disables-grad",
+        "autograd/myth-zero-grad-allows-second-backward",
+    }
 
 
 #: (line, claim, verdict) of every claim finding, the same in each language's sample: one
-#: statement per line, the last the myth that eval() turns gradients off.
+#: statement per line; line 17 states the myth that eval() turns gradients off and line 19 the
+#: myth that zero_grad() allows a second backward through the same graph.
 FINDINGS = {
     (3, "autograd/second-backward-raises", S),
     (5, "autograd/retain-graph-keeps-saved-tensors", S),
@@ -42,15 +46,23 @@ FINDINGS = {
     (13, "autograd/reentrant-checkpoint-refuses-autograd-grad", S),
     (15, "autograd/numpy-refuses-requires-grad", S),
     (17, "autograd/myth-eval-disables-grad", C),
+    (19, "autograd/myth-zero-grad-allows-second-backward", C),
+    (21, "autograd/anomaly-detection-misses-inf", S),
 }
-#: In Japanese and Korean, "an error on the second call" also reads as saved tensors being
-#: freed by the first backward (saved-tensors/backward-frees-saved-tensors), which holds.
-FREED = {(lang, 3, "saved-tensors/backward-frees-saved-tensors", S) for lang in ("ja", "ko")}
+#: In Japanese and Korean, a second call through the graph also reads as a statement of whether
+#: the first backward freed the saved tensors (saved-tensors/backward-frees-saved-tensors):
+#: line 3 (an error on the second call) agrees with it, line 19 (zero_grad() allowing a second
+#: call) denies it.
+FREED = {
+    (lang, line, "saved-tensors/backward-frees-saved-tensors", verdict)
+    for lang in ("ja", "ko")
+    for line, verdict in ((3, S), (19, C))
+}
 
 
 def test_the_scanner_reads_each_claim_in_each_language() -> None:
     found = claim_verdicts(scan_prose(sample("scan-topics", "autograd")))
-    assert len(found) == 3 * len(FINDINGS) + len(FREED) == 26
+    assert len(found) == 3 * len(FINDINGS) + len(FREED) == 34
     assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS} | FREED
 
 

@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.numerics")
 
 
 def test_ids_and_keys_carry_the_topic_prefixes() -> None:
-    assert len(CLAIMS) == 9
+    assert len(CLAIMS) == 11
     for claim in CLAIMS:
         assert claim.topic in {"numerics", "promotion"}, claim.id
         assert all(key.startswith("nm-") for key in claim.all_measures), claim.id
@@ -46,12 +46,14 @@ FINDINGS = {
     (15, "promotion/zero-dim-tensors-do-not-promote", S),
     (17, "promotion/integer-division-returns-float", C),
     (19, "promotion/numpy-float64-stays-float64", S),
+    (21, "numerics/float16-three-decimal-digits", S),
+    (23, "promotion/numpy-refuses-bfloat16", S),
 }
 
 
 def test_the_scanner_reads_each_claim_in_each_language() -> None:
     found = claim_verdicts(scan_prose(sample("scan-topics", "numerics")))
-    assert len(found) == 3 * len(FINDINGS) == 30
+    assert len(found) == 3 * len(FINDINGS) == 36
     assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS}
 
 

@@ -241,6 +241,57 @@ ZERO_GRAD_SETS_NONE = Claim(
 )
 
 
+def probe_zero_grad_allows_second_backward(device: Device) -> Observation:
+    return _zero_grad_backward_rule(retain=False)
+
+
+def control_zero_grad_after_retained_graph(device: Device) -> Observation:
+    return _zero_grad_backward_rule(retain=True)
+
+
+def _zero_grad_backward_rule(retain: bool) -> Observation:
+    import torch
+
+    x, loss = leaf_and_loss()
+    optimizer = torch.optim.SGD([x], lr=0.1)
+    loss.backward(retain_graph=retain)
+    optimizer.zero_grad()
+    error = _error(loss.backward)
+    kind = "retained" if retain else "default"
+    return Observation(
+        holds=error == "no error",
+        rule="holds if, after loss.backward("
+        + ("retain_graph=True" if retain else "")
+        + ") and optimizer.zero_grad(), a second loss.backward() runs",
+        measurements=(Measurement(f"ag-zero-grad-then-backward-{kind}", error, "exception"),),
+    )
+
+
+MYTH_ZERO_GRAD_ALLOWS_SECOND_BACKWARD = Claim(
+    id="autograd/myth-zero-grad-allows-second-backward",
+    statement="Calling optimizer.zero_grad() lets backward() run a second time through a graph "
+    "that was already backpropagated.",
+    expect=Expect.FAILS,
+    probe=probe_zero_grad_allows_second_backward,
+    control=Control(
+        "a first call with retain_graph=True",
+        control_zero_grad_after_retained_graph,
+        measures=("ag-zero-grad-then-backward-retained",),
+    ),
+    devices=("cpu",),
+    measures=("ag-zero-grad-then-backward-default",),
+    vocabulary=Vocabulary(
+        subjects=("zero_grad",),
+        predicates={
+            "en": ("backward … second time", "backward … twice", "graph a second time"),
+            "ja": ("backward … 2回", "backward … 二回", "backward … 再度", "2回目 … backward"),
+            "ko": ("backward … 두 번", "두 번째 … backward", "backward … 다시 호출"),
+        },
+        unless={lang: ("retain_graph",) for lang in ("en", "ja", "ko")},
+    ),
+)
+
+
 def probe_backward_needs_scalar(device: Device) -> Observation:
     return _scalar_rule(summed=False)
 
@@ -288,6 +339,66 @@ BACKWARD_NEEDS_A_SCALAR = Claim(
             "ja": ("gradient=", "grad_tensors", "gradient引数", "gradient 引数"),
             "ko": ("gradient=", "grad_tensors", "gradient 인자"),
         },
+    ),
+)
+
+
+def probe_anomaly_misses_inf(device: Device) -> Observation:
+    return _anomaly_rule(second="inf")
+
+
+def control_anomaly_two_nans(device: Device) -> Observation:
+    return _anomaly_rule(second="nan")
+
+
+def _anomaly_rule(second: str) -> Observation:
+    import warnings
+
+    import torch
+
+    def run(value: float) -> str:
+        x = torch.tensor([value], requires_grad=True)
+        with warnings.catch_warnings():  # anomaly mode announces itself and its traceback
+            warnings.simplefilter("ignore")
+            with torch.autograd.detect_anomaly():
+                return _error(x.sqrt().sum().backward)
+
+    nan = run(-1.0)  # the gradient of sqrt at -1 is nan
+    other = run(0.0 if second == "inf" else -4.0)  # at 0 it is inf
+    return Observation(
+        holds=nan.startswith("RuntimeError") and other == "no error",
+        rule="holds if, under torch.autograd.detect_anomaly(), backward of sqrt at -1 (a nan "
+        "gradient) raises RuntimeError and backward of sqrt at "
+        + ("0 (an inf gradient)" if second == "inf" else "-4 (a nan gradient)")
+        + " runs",
+        measurements=(
+            Measurement(f"ag-anomaly-{second}-nan-error", nan, "exception"),
+            Measurement(f"ag-anomaly-{second}-other-error", other, "exception"),
+        ),
+    )
+
+
+ANOMALY_DETECTION_MISSES_INF = Claim(
+    id="autograd/anomaly-detection-misses-inf",
+    statement="Anomaly detection raises when backward produces a nan gradient, but not when "
+    "it produces inf.",
+    expect=Expect.HOLDS,
+    probe=probe_anomaly_misses_inf,
+    control=Control(
+        "a second nan gradient in place of the inf one",
+        control_anomaly_two_nans,
+        measures=("ag-anomaly-nan-nan-error", "ag-anomaly-nan-other-error"),
+    ),
+    devices=("cpu",),
+    measures=("ag-anomaly-inf-nan-error", "ag-anomaly-inf-other-error"),
+    vocabulary=Vocabulary(
+        subjects=("detect_anomaly", "set_detect_anomaly"),
+        predicates={
+            "en": ("inf",),
+            "ja": ("inf", "無限大"),
+            "ko": ("inf", "무한대"),
+        },
+        denies=True,
     ),
 )
 
@@ -361,6 +472,8 @@ CLAIMS = (
     RETAIN_GRAPH_KEEPS_SAVED_TENSORS,
     GRADIENTS_ACCUMULATE,
     ZERO_GRAD_SETS_NONE,
+    MYTH_ZERO_GRAD_ALLOWS_SECOND_BACKWARD,
     BACKWARD_NEEDS_A_SCALAR,
+    ANOMALY_DETECTION_MISSES_INF,
     REENTRANT_CHECKPOINT_REFUSES_AUTOGRAD_GRAD,
 )

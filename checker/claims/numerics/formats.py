@@ -129,6 +129,55 @@ FLOAT16_SUM_OVERFLOWS = Claim(
 )
 
 
+def probe_float16_digits(device: Device) -> Observation:
+    return _digits_rule("float16")
+
+
+def control_float32_digits(device: Device) -> Observation:
+    return _digits_rule("float32")
+
+
+def _digits_rule(name: str) -> Observation:
+    import torch
+
+    resolution = float(torch.finfo(_dtype(name)).resolution)
+    lost, kept = _as(1.0004, name), _as(1.004, name)
+    return Observation(
+        holds=resolution == 0.001 and lost == 1.0 and kept != 1.0,
+        rule=f"holds if the decimal resolution of {name} (torch.finfo) is 0.001, 1.0004 "
+        f"becomes 1.0 in {name} and 1.004 does not",
+        measurements=(
+            Measurement(f"nm-{name}-resolution", _g(resolution), "text"),
+            Measurement(f"nm-{name}-of-1-0004", _g(lost), "text"),
+            Measurement(f"nm-{name}-of-1-004", _g(kept), "text"),
+        ),
+    )
+
+
+FLOAT16_THREE_DIGITS = Claim(
+    id="numerics/float16-three-decimal-digits",
+    statement="float16 keeps about 3 significant decimal digits: 1.0004 becomes 1.0, while "
+    "1.004 stays distinct from 1.",
+    expect=Expect.HOLDS,
+    probe=probe_float16_digits,
+    control=Control(
+        "float32 in place of float16",
+        control_float32_digits,
+        measures=("nm-float32-resolution", "nm-float32-of-1-0004", "nm-float32-of-1-004"),
+    ),
+    devices=("cpu",),
+    measures=("nm-float16-resolution", "nm-float16-of-1-0004", "nm-float16-of-1-004"),
+    vocabulary=Vocabulary(
+        subjects=FLOAT16,
+        predicates={
+            "en": ("decimal digit", "significant digit", "3 digits", "three digits"),
+            "ja": ("有効数字", "10進数で", "10 進数で", "十進数で", "桁程度"),
+            "ko": ("유효 숫자", "유효숫자", "10진수로", "십진수로", "자릿수"),
+        },
+    ),
+)
+
+
 def probe_sixteen_bit_sizes(device: Device) -> Observation:
     return _size_rule("float16", "bfloat16")
 
@@ -323,6 +372,7 @@ MYTH_BFLOAT16_TRUNCATES = Claim(
 CLAIMS = (
     FLOAT16_MAX,
     FLOAT16_SUM_OVERFLOWS,
+    FLOAT16_THREE_DIGITS,
     SIXTEEN_BIT_TYPES_TAKE_TWO_BYTES,
     FORMAT_BITS,
     MYTH_BFLOAT16_TRUNCATES,

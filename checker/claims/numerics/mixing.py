@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from checker.claim import Claim, Control, Expect, Vocabulary
-from checker.claims.numerics._words import _error
+from checker.claims.numerics._words import BFLOAT16, _error
 from checker.evidence import Measurement, Observation
 from checker.typing import Device
 
@@ -289,9 +289,70 @@ NUMPY_FLOAT64_STAYS_FLOAT64 = Claim(
 )
 
 
+def probe_numpy_refuses_bfloat16(device: Device) -> Observation:
+    return _numpy_dtype_rule("bfloat16")
+
+
+def control_numpy_of_float16(device: Device) -> Observation:
+    return _numpy_dtype_rule("float16")
+
+
+def _numpy_dtype_rule(name: str) -> Observation:
+    import torch
+
+    t = torch.ones(2, dtype=getattr(torch, name))
+    direct = _error(t.numpy)
+    converted = str(t.float().numpy().dtype)
+    return Observation(
+        holds=direct.startswith("TypeError") and converted == "float32",
+        rule=f"holds if numpy() of a {name} tensor raises TypeError while .float().numpy() "
+        "gives a float32 array",
+        measurements=(
+            Measurement(f"nm-numpy-of-{name}-error", direct, "exception"),
+            Measurement(f"nm-numpy-of-{name}-float", converted, "dtype"),
+        ),
+    )
+
+
+NUMPY_REFUSES_BFLOAT16 = Claim(
+    id="promotion/numpy-refuses-bfloat16",
+    statement="Tensor.numpy() raises an error for a bfloat16 tensor, since NumPy has no "
+    "bfloat16; .float().numpy() converts it.",
+    expect=Expect.HOLDS,
+    probe=probe_numpy_refuses_bfloat16,
+    control=Control(
+        "a float16 tensor",
+        control_numpy_of_float16,
+        measures=("nm-numpy-of-float16-error", "nm-numpy-of-float16-float"),
+    ),
+    devices=("cpu",),
+    measures=("nm-numpy-of-bfloat16-error", "nm-numpy-of-bfloat16-float"),
+    vocabulary=Vocabulary(
+        subjects=BFLOAT16,
+        predicates={
+            "en": (
+                "numpy … not support",
+                "numpy … error",
+                "numpy … unsupported",
+                "can't convert … numpy",
+                "cannot convert … numpy",
+            ),
+            "ja": (
+                "numpy … 非対応",
+                "numpy … エラー",
+                "numpy … サポートされていな",
+                "numpy … 対応していな",
+            ),
+            "ko": ("numpy … 지원하지 않", "numpy … 지원되지 않", "numpy … 오류", "numpy … 에러"),
+        },
+    ),
+)
+
+
 CLAIMS = (
     MATMUL_REFUSES_MIXED_DTYPES,
     ZERO_DIM_TENSORS_DO_NOT_PROMOTE,
     INTEGER_DIVISION_RETURNS_FLOAT,
     NUMPY_FLOAT64_STAYS_FLOAT64,
+    NUMPY_REFUSES_BFLOAT16,
 )
