@@ -82,6 +82,11 @@ def test_the_scanner_reads_each_claim_in_each_language() -> None:
         ("`.numpy()` on a CUDA tensor that requires grad raises an error.", "en"),
         # the non-reentrant variant works with autograd.grad
         ("With `use_reentrant=False`, `torch.autograd.grad` works through a `checkpoint`.", "en"),
+        # zero_grad() before each new forward and backward is the usual loop
+        ("Call `optimizer.zero_grad()` again before the next `backward()`.", "en"),
+        ("With `retain_graph=True`, `zero_grad()` and a second `backward()` both run.", "en"),
+        # what anomaly detection does catch
+        ("`torch.autograd.detect_anomaly` raises on nan gradients.", "en"),
     ],
 )
 def test_true_sentences_are_not_contradicted(sentence: str, lang: str, tmp_path: Path) -> None:

@@ -70,6 +70,9 @@ def test_the_scanner_reads_each_claim_in_each_language() -> None:
         ("autocast 안에서는 `torch.matmul`의 dtype을 맞출 필요가 없다.", "ko"),
         # converting on purpose is not what from_numpy does
         ("`torch.from_numpy(a.astype(np.float32))` gives float32, not float64.", "en"),
+        # NumPy has float16, and a bfloat16 tensor converts after .float()
+        ("`bfloat16` tensors convert to NumPy without error after `.float()`.", "en"),
+        ("`float16` has more digits than `bfloat16`, about 3 significant decimal digits.", "en"),
     ],
 )
 def test_true_sentences_are_not_contradicted(sentence: str, lang: str, tmp_path: Path) -> None:
