@@ -15,7 +15,7 @@ copyright = "2026, the project's contributors"
 extensions = ["myst_parser", "checker.sphinx"]
 root_doc = "index"
 source_suffix = {".md": "markdown"}
-exclude_patterns = ["_build", "_evidence", "_templates", "_static", "**/.*"]
+exclude_patterns = ["_build", "_evidence", "_survey", "_templates", "_static", "**/.*"]
 language = "en"
 
 # -- translations (sphinx-intl catalogs under locales/<lang>/LC_MESSAGES) -------------

@@ -47,7 +47,9 @@ def test_allocator_claims_are_cuda_only() -> None:
 
 #: (language, line, claim, verdict) of every claim finding in the samples: each myth stated
 #: (lines 3 and 7) and denied (lines 5 and 9); view() "in place", "directly" or "without a new
-#: tensor", and reshape() or reshape_as() failing on a tensor whose memory is not contiguous.
+#: tensor", and reshape() or reshape_as() failing on a tensor whose memory is not contiguous;
+#: then transpose() returning a tensor that is not contiguous (line 11) and the myth that
+#: view() works only on contiguous tensors (line 13).
 STATEMENTS = {
     (lang, line, claim, verdict)
     for lang in LANGS
@@ -56,11 +58,13 @@ STATEMENTS = {
         (5, "views/myth-view-reshapes-in-place", S),
         (7, "views/myth-reshape-fails-on-non-contiguous", C),
         (9, "views/myth-reshape-fails-on-non-contiguous", S),
+        (11, "views/transpose-is-not-contiguous", S),
+        (13, "views/myth-view-needs-contiguous", C),
     )
 }
 
 
-def test_the_scanner_reads_the_view_and_reshape_myths_in_three_languages() -> None:
+def test_the_scanner_reads_the_view_reshape_and_contiguity_claims_in_three_languages() -> None:
     assert claim_verdicts(scan_prose(sample("scan-topics", "views"))) == STATEMENTS
 
 

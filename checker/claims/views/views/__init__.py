@@ -6,4 +6,5 @@ SECTIONS = (
     "view_reshape",
     "indexing",
     "transpose_expand",
+    "contiguity",
 )

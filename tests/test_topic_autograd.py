@@ -1,0 +1,111 @@
+"""Tests of the autograd topic (backward, retain_graph, gradients and leaving the graph): its
+claims, and the scanner reading a statement of each in English, Japanese and Korean
+(tests/samples/scan-topics/autograd/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checker import registry
+from checker.scan.findings import FindingVerdict
+from checker.text.languages import LANGS
+from tests.helpers import claim_verdicts, sample, scan_prose
+
+C, S = FindingVerdict.CONTRADICTED, FindingVerdict.SUPPORTED
+CLAIMS = registry.load().in_package("checker.claims.autograd")
+
+
+def test_ids_and_keys_carry_the_topic_prefix() -> None:
+    assert len(CLAIMS) == 10
+    for claim in CLAIMS:
+        assert claim.topic == "autograd", claim.id
+        assert all(key.startswith("ag-") for key in claim.all_measures), claim.id
+
+
+def test_every_claim_has_a_control_and_a_vocabulary_and_runs_on_the_cpu() -> None:
+    assert all(c.control is not None and c.vocabulary is not None for c in CLAIMS)
+    assert all(c.devices == ("cpu",) for c in CLAIMS)
+    myths = {c.id for c in CLAIMS if c.expect.value == "fails"}
+    assert myths == {
+        "autograd/myth-eval-disables-grad",
+        "autograd/myth-zero-grad-allows-second-backward",
+    }
+
+
+#: (line, claim, verdict) of every claim finding, the same in each language's sample: one
+#: statement per line; line 17 states the myth that eval() turns gradients off and line 19 the
+#: myth that zero_grad() allows a second backward through the same graph.
+FINDINGS = {
+    (3, "autograd/second-backward-raises", S),
+    (5, "autograd/retain-graph-keeps-saved-tensors", S),
+    (7, "autograd/gradients-accumulate", S),
+    (9, "autograd/zero-grad-sets-none", S),
+    (11, "autograd/backward-needs-a-scalar", S),
+    (13, "autograd/reentrant-checkpoint-refuses-autograd-grad", S),
+    (15, "autograd/numpy-refuses-requires-grad", S),
+    (17, "autograd/myth-eval-disables-grad", C),
+    (19, "autograd/myth-zero-grad-allows-second-backward", C),
+    (21, "autograd/anomaly-detection-misses-inf", S),
+}
+#: In Japanese and Korean, a second call through the graph also reads as a statement of whether
+#: the first backward freed the saved tensors (saved-tensors/backward-frees-saved-tensors):
+#: line 3 (an error on the second call) agrees with it, line 19 (zero_grad() allowing a second
+#: call) denies it.
+FREED = {
+    (lang, line, "saved-tensors/backward-frees-saved-tensors", verdict)
+    for lang in ("ja", "ko")
+    for line, verdict in ((3, S), (19, C))
+}
+
+
+def test_the_scanner_reads_each_claim_in_each_language() -> None:
+    found = claim_verdicts(scan_prose(sample("scan-topics", "autograd")))
+    assert len(found) == 3 * len(FINDINGS) + len(FREED) == 34
+    assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS} | FREED
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lang"),
+    [
+        # the graph kept on purpose: a second call works
+        ("With `retain_graph=True`, calling `backward()` twice does not raise an error.", "en"),
+        ("`retain_graph=True` を指定すれば `backward()` を2回呼んでもエラーにならない。", "ja"),
+        ("`retain_graph=True`를 쓰면 `backward()`를 두 번 호출해도 오류가 나지 않는다.", "ko"),
+        # zero_grad() is what stops the accumulation
+        ("After `zero_grad()`, gradients no longer accumulate in `.grad`.", "en"),
+        ("`zero_grad()` を呼べば `.grad` に勾配は累積されない。", "ja"),
+        # eval() and no_grad() together do turn gradients off
+        ("`model.eval()` with `torch.no_grad()` disables gradient tracking for evaluation.", "en"),
+        # a CUDA tensor's numpy() error is another one
+        ("`.numpy()` on a CUDA tensor that requires grad raises an error.", "en"),
+        # the non-reentrant variant works with autograd.grad
+        ("With `use_reentrant=False`, `torch.autograd.grad` works through a `checkpoint`.", "en"),
+        # zero_grad() before each new forward and backward is the usual loop
+        ("Call `optimizer.zero_grad()` again before the next `backward()`.", "en"),
+        ("With `retain_graph=True`, `zero_grad()` and a second `backward()` both run.", "en"),
+        # what anomaly detection does catch
+        ("`torch.autograd.detect_anomaly` raises on nan gradients.", "en"),
+    ],
+)
+def test_true_sentences_are_not_contradicted(sentence: str, lang: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{lang}.md"
+    path.write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
+    verdicts = {v for *_, v in claim_verdicts(scan_prose(path))}
+    assert FindingVerdict.CONTRADICTED not in verdicts
+
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.id)
+def test_each_claim_gets_its_verdict_and_its_control_flips(claim: object) -> None:
+    from checker.claim import Claim
+
+    assert isinstance(claim, Claim) and claim.control is not None
+    observation, control = claim.probe("cpu"), claim.control.probe("cpu")
+    expected = claim.expect.value == "holds"
+    assert (observation.holds, control.holds) == (expected, not expected)
+    assert {m.key for m in observation.measurements} == set(claim.measures)
+    assert {m.key for m in control.measurements} == set(claim.control.measures)

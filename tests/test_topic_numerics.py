@@ -1,0 +1,97 @@
+"""Tests of the numerics topic (float16, bfloat16 and mixing dtypes): its claims, and the
+scanner reading a statement of each in English, Japanese and Korean
+(tests/samples/scan-topics/numerics/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checker import registry
+from checker.scan.findings import FindingVerdict
+from checker.text.languages import LANGS
+from tests.helpers import claim_verdicts, sample, scan_prose
+
+C, S = FindingVerdict.CONTRADICTED, FindingVerdict.SUPPORTED
+CLAIMS = registry.load().in_package("checker.claims.numerics")
+
+
+def test_ids_and_keys_carry_the_topic_prefixes() -> None:
+    assert len(CLAIMS) == 11
+    for claim in CLAIMS:
+        assert claim.topic in {"numerics", "promotion"}, claim.id
+        assert all(key.startswith("nm-") for key in claim.all_measures), claim.id
+
+
+def test_every_claim_has_a_control_and_a_vocabulary_and_runs_on_the_cpu() -> None:
+    assert all(c.control is not None and c.vocabulary is not None for c in CLAIMS)
+    assert all(c.devices == ("cpu",) for c in CLAIMS)
+    myths = {c.id for c in CLAIMS if c.expect.value == "fails"}
+    assert myths == {"numerics/myth-bfloat16-truncates-float32"}
+
+
+#: (line, claim, verdict) of every claim finding, the same in each language's sample: one
+#: statement per line; line 9 also names bfloat16's exponent, which amp/bfloat16-range reads;
+#: line 11 states the truncation myth and line 17 calls integer division deprecated, an old
+#: release's behaviour.
+FINDINGS = {
+    (3, "numerics/float16-max-is-65504", S),
+    (5, "numerics/float16-sum-overflows", S),
+    (7, "numerics/sixteen-bit-types-take-two-bytes", S),
+    (9, "numerics/float16-bfloat16-bits", S),
+    (9, "amp/bfloat16-range", S),
+    (11, "numerics/myth-bfloat16-truncates-float32", C),
+    (13, "promotion/matmul-refuses-mixed-dtypes", S),
+    (15, "promotion/zero-dim-tensors-do-not-promote", S),
+    (17, "promotion/integer-division-returns-float", C),
+    (19, "promotion/numpy-float64-stays-float64", S),
+    (21, "numerics/float16-three-decimal-digits", S),
+    (23, "promotion/numpy-refuses-bfloat16", S),
+}
+
+
+def test_the_scanner_reads_each_claim_in_each_language() -> None:
+    found = claim_verdicts(scan_prose(sample("scan-topics", "numerics")))
+    assert len(found) == 3 * len(FINDINGS) == 36
+    assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lang"),
+    [
+        # the layout is the upper half of float32; only the conversion is in question
+        ("`bfloat16` keeps the upper 16 bits of the `float32` layout.", "en"),
+        # torch.div with rounding_mode truncates on purpose: another case
+        ("`torch.div(a, b, rounding_mode='trunc')` truncates integer division.", "en"),
+        # a matrix product under autocast runs with mixed inputs
+        ("Under autocast, `torch.matmul` does not need the same dtype for both inputs.", "en"),
+        ("autocast の中では `torch.matmul` の dtypeを揃える必要はない。", "ja"),
+        ("autocast 안에서는 `torch.matmul`의 dtype을 맞출 필요가 없다.", "ko"),
+        # converting on purpose is not what from_numpy does
+        ("`torch.from_numpy(a.astype(np.float32))` gives float32, not float64.", "en"),
+        # NumPy has float16, and a bfloat16 tensor converts after .float()
+        ("`bfloat16` tensors convert to NumPy without error after `.float()`.", "en"),
+        ("`float16` has more digits than `bfloat16`, about 3 significant decimal digits.", "en"),
+    ],
+)
+def test_true_sentences_are_not_contradicted(sentence: str, lang: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{lang}.md"
+    path.write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
+    verdicts = {v for *_, v in claim_verdicts(scan_prose(path))}
+    assert FindingVerdict.CONTRADICTED not in verdicts
+
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.id)
+def test_each_claim_gets_its_verdict_and_its_control_flips(claim: object) -> None:
+    from checker.claim import Claim
+
+    assert isinstance(claim, Claim) and claim.control is not None
+    observation, control = claim.probe("cpu"), claim.control.probe("cpu")
+    expected = claim.expect.value == "holds"
+    assert (observation.holds, control.holds) == (expected, not expected)
+    assert {m.key for m in observation.measurements} == set(claim.measures)
+    assert {m.key for m in control.measurements} == set(claim.control.measures)
