@@ -254,6 +254,8 @@ def test_the_claims_page_filters_by_topic_device_and_outcome(
     path = folder / "claims-filtered.png"
     browser.save_screenshot(str(path))
     assert path.stat().st_size > 10_000
+
+
 # -- issue 26: no English outside code anywhere on the page, the claims table, the 404 page ------
 
 #: Every visible text outside code, prose included, and every label the browser shows without
