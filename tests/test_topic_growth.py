@@ -99,6 +99,11 @@ STATEMENTS = {
     (lang, line, "saved-tensors/del-frees-unsaved-intermediate", verdict)
     for lang in ("en", "ja")
     for line, verdict in ((9, S), (11, U))
+} | {
+    # the autograd facts page states the same fact (two claims from two branches of one
+    # session, to be made one)
+    (lang, 7, "autograd/retain-graph-keeps-saved-tensors", S)
+    for lang in LANGS
 }
 
 
