@@ -62,9 +62,7 @@ FREED = {
 
 #: The memory-growth page states the same fact as line 5 (two claims from two branches of one
 #: session, to be made one): in Japanese and Korean the sentence also reads as its claim.
-KEPT = {
-    (lang, 5, "growth/retain-graph-keeps-saved-tensors", S) for lang in ("ja", "ko")
-}
+KEPT = {(lang, 5, "growth/retain-graph-keeps-saved-tensors", S) for lang in ("ja", "ko")}
 
 
 def test_the_scanner_reads_each_claim_in_each_language() -> None:
