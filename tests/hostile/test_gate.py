@@ -36,17 +36,20 @@ CATALOG_INDEX = "LC_MESSAGES/index.po"
 #: ``(attack file, [(check, line of the .po)])``: the findings each attack must produce.
 #: A claim statement flipped (a statement changed since its review is unapproved too).
 FLIPPED = [("claim-approval", 21), ("claim-negation", 21)]
+#: The same, in a sentence that also ends in the plain form: the register check (issue 26)
+#: refuses that too.
+FLIPPED_PLAIN = [*FLIPPED, ("register", 21)]
 
 ATTACKS = [
     # issue 28 item 8: a claim flipped past the negation check
-    ("negation-unrelated.ja.po", FLIPPED),  # …受け付けず…珍しくない
+    ("negation-unrelated.ja.po", FLIPPED_PLAIN),  # …受け付けず…珍しくない
     ("negation-unrelated.ko.po", FLIPPED),  # …받지 않고…드물지 않습니다
-    ("negation-added-pair.ja.po", FLIPPED),  # a flip plus 変わらない
+    ("negation-added-pair.ja.po", FLIPPED_PLAIN),  # a flip plus 変わらない
     ("negation-denial.ja.po", FLIPPED),  # …というのは誤りです
     ("negation-denial.ko.po", FLIPPED),  # …라는 것은 틀린 말입니다
     ("negation-halfwidth.ja.po", FLIPPED),  # ではﾅｸ … でもﾅｲ
     ("negation-invisible.ja.po", FLIPPED),  # な<U+200B>く
-    ("negation-kanji.ja.po", FLIPPED),  # では無い
+    ("negation-kanji.ja.po", FLIPPED_PLAIN),  # では無い
     ("negation-short.ko.po", FLIPPED),  # 절반이 안 됩니다
     # issue 28 item 9: units and numbers
     ("unit-gib-mib.ja.po", [("unit", 29)]),
@@ -157,7 +160,7 @@ def test_every_attack_file_is_in_the_table() -> None:
 def test_the_findings_say_what_changed(tmp_path: Path) -> None:
     def message(attack: str) -> str:
         found = run_gate(tmp_path / attack, attack).findings
-        [finding] = [f for f in found if f.check.value != "claim-approval"]
+        [finding] = [f for f in found if f.check.value not in ("claim-approval", "register")]
         return finding.message
 
     assert message("negation-denial.ja.po") == (
