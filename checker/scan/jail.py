@@ -255,14 +255,16 @@ def bwrap_argv(
     if not limits.gpu:
         argv += ["--unshare-pid"]
     argv += _system_binds(limits.gpu)
-    for path in bound:  # from where it really is, to where this interpreter names it
-        argv += ["--ro-bind", os.path.realpath(path), path]
-    argv += ["--ro-bind", package_root() + "/checker", PACKAGE_MOUNT + "/checker"]
+    # the writable places first: an installation inside /tmp (a checkout there) is bound
+    # into the jail's /tmp afterwards, not hidden by it
     if staging is not None:  # one tmpfs, size and inodes bounded, for both
         argv += ["--bind", staging, TMP, "--bind", staging + "/shm", SHM]
     else:
         argv += ["--perms", "1777", "--size", str(limits.disk_bytes), "--tmpfs", TMP]
         argv += ["--perms", "1777", "--size", str(limits.disk_bytes), "--tmpfs", SHM]
+    for path in bound:  # from where it really is, to where this interpreter names it
+        argv += ["--ro-bind", os.path.realpath(path), path]
+    argv += ["--ro-bind", package_root() + "/checker", PACKAGE_MOUNT + "/checker"]
     for name, value in _environment(limits).items():
         argv += ["--setenv", name, value]
     argv += ["--chdir", TMP, "--seccomp", str(filter_fd), "--", *command]

@@ -13,7 +13,10 @@ for fd in range(3, 1024):
     if secret in data:
         found.append(f"fd {fd}")
 for folder in ("/tmp", "/dev/shm"):
-    for root, _, files in os.walk(folder):
+    device = os.stat(folder).st_dev
+    for root, folders, files in os.walk(folder):
+        # the jail's own tmpfs only: not an installation bound read-only inside it
+        folders[:] = [f for f in folders if os.stat(os.path.join(root, f)).st_dev == device]
         for name in files:
             try:
                 with open(os.path.join(root, name), "rb") as handle:
