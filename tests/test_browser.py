@@ -287,6 +287,7 @@ return [texts, codeWords];
 TOOL_NAMES = frozenset(
     {"GitHub Actions", "Lua", "Jupyter", "docutils", "Landlock", "Linux", "tmpfs", "pyenv"}
     | {"gettext", "functorch", "docstring", "repr", "Web"}
+    | {"bubblewrap", "Flatpak", "cgroup", "netlink", "pickle"}
 )
 #: A quotation of English, which a page quotes on purpose ("does not reduce", "This is because").
 #: A text node may hold only its start or its end, where code interrupts it; Sphinx's smart
@@ -303,7 +304,10 @@ _GLOSS = re.compile(
 def english_outside_code(text: str, identifiers: frozenset[str]) -> list[str]:
     """The English words of a text shown outside code; its glosses of English terms, its
     quotations of English and the names of tools aside."""
-    text = _QUOTED_ENGLISH.sub(" ", _GLOSS.sub(" ", text))
+    text = _GLOSS.sub(" ", text)
+    # again until none is left: an opening quote after "(" may first be read as a closing one
+    while (unquoted := _QUOTED_ENGLISH.sub(" ", text)) != text:
+        text = unquoted
     for name in sorted(TOOL_NAMES, key=len, reverse=True):
         text = text.replace(name, " ")
     return english_words(text, identifiers)

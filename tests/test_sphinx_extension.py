@@ -76,7 +76,8 @@ def test_claims_index_has_a_filter_by_topic_device_and_outcome_for_html_only(
     assert "claims-filter.js" not in build.html("index")  # only where the index is
     # a CUDA verdict not run says why, under its badge
     assert (
-        '<span class="checker-badge checker-not-run">not run · CUDA</span>'
+        '<span class="checker-badge checker-not-run"><span class="checker-badge-part">not run'
+        '</span> · <span class="checker-badge-part">CUDA</span></span>'
         '<span class="checker-reason">CUDA hidden by CHECKER_HIDE_CUDA</span>'
     ) in html
     # the gettext builder sees neither the filter nor the table: the page's words only

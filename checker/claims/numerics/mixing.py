@@ -156,6 +156,13 @@ ZERO_DIM_TENSORS_DO_NOT_PROMOTE = Claim(
             "ja": ("昇格", "結果のdtype", "結果の型", "プロモーション"),
             "ko": ("승격", "결과 dtype", "결과 타입", "프로모션"),
         },
+        # a sentence that says something follows the rules of type promotion speaks of the
+        # rules as a whole (of 0-dim tensors among themselves too), not of this case
+        unless={
+            "en": ("follows type promotion", "follow type promotion", "promotion rules"),
+            "ja": ("昇格の規則に従", "昇格規則に従", "昇格のルールに従"),
+            "ko": ("승격 규칙을 따", "승격 규칙에 따"),
+        },
     ),
 )
 
