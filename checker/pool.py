@@ -359,14 +359,20 @@ ENVIRONMENT_KEPT = (
 ENVIRONMENT_KEPT_PREFIXES = ("LC_", "CUDA_", "PYTORCH_", "TORCH_", "OMP_", "MKL_")
 
 
-def _child_env() -> dict[str, str]:
-    """The fork server's environment: the kept part of the parent's
-    (:data:`ENVIRONMENT_KEPT`), with this package importable by ``python -m``."""
-    env = {
+def kept_environment() -> dict[str, str]:
+    """The part of this process's environment a fork server may see (:data:`ENVIRONMENT_KEPT`,
+    :data:`ENVIRONMENT_KEPT_PREFIXES`), in a jail or not."""
+    return {
         name: value
         for name, value in os.environ.items()
         if name in ENVIRONMENT_KEPT or name.startswith(ENVIRONMENT_KEPT_PREFIXES)
     }
+
+
+def _child_env() -> dict[str, str]:
+    """The fork server's environment: the kept part of the parent's
+    (:func:`kept_environment`), with this package importable by ``python -m``."""
+    env = kept_environment()
     package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     paths = (package_root, os.environ.get("PYTHONPATH"))
     env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)

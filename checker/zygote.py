@@ -41,7 +41,8 @@ from typing import Any, TextIO
 
 #: Lines of a job's stderr reported with its outcome.
 STDERR_TAIL = 12
-_LENGTH = struct.Struct("!Q")
+#: The header of a framed message: its length in bytes (the payload is JSON).
+FRAME_HEADER = struct.Struct("!Q")
 
 
 @dataclass
@@ -63,7 +64,7 @@ def serve(stdin: TextIO, stdout: TextIO) -> None:
     hello = json.loads(stdin.readline())
     found = facts() if hello.get("facts") else None
     if found is not None:  # in a jail: a job's processes (same uid) may not read this one
-        _not_dumpable()
+        not_dumpable()
     _remove_stale_folders()
     sys.path[:0] = [p for p in hello.get("sys_path", []) if p not in sys.path]
     for name in hello.get("preload", []):
@@ -104,7 +105,7 @@ def _fork_child() -> _Child:
         code = 0
         try:
             # only its own descriptors: never those of the job that runs beside it
-            _close_all_but((0, 1, 2, job_r, result_w, stderr_fd))
+            close_all_but((0, 1, 2, job_r, result_w, stderr_fd))
             os.environ["TMPDIR"] = temp_dir
             tempfile.tempdir = temp_dir
             _child(job_r, result_w, stderr_fd)
@@ -131,10 +132,12 @@ def _remove_stale_folders() -> None:
                 shutil.rmtree(os.path.join(base, name), ignore_errors=True)
 
 
-def _not_dumpable() -> None:
+def not_dumpable() -> bool:
+    """Forbid other processes of this uid to read or write this process's memory (through
+    ``/proc/PID/mem``) or to attach to it (``PR_SET_DUMPABLE`` 0)."""
     import ctypes
 
-    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+    return int(ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)) == 0
 
 
 def facts() -> dict[str, Any]:
@@ -156,7 +159,8 @@ def facts() -> dict[str, Any]:
     }
 
 
-def _close_all_but(keep: tuple[int, ...]) -> None:
+def close_all_but(keep: tuple[int, ...]) -> None:
+    """Close every file descriptor but those in ``keep``."""
     low = 0
     for fd in sorted(keep):
         if fd > low:
@@ -173,12 +177,13 @@ def progress(message: dict[str, Any]) -> None:
     """Send ``message`` to the parent while the job runs (the parent passes it to the job's
     progress callback). Only for a handler's own code: a job's children must not call it."""
     for fd in _RESULT_FD:
-        _write_frame(fd, {"progress": message})
+        write_frame(fd, {"progress": message})
 
 
-def _write_frame(fd: int, message: dict[str, Any]) -> None:
+def write_frame(fd: int, message: dict[str, Any]) -> None:
+    """Write ``message`` to ``fd`` as one frame (:data:`FRAME_HEADER`, then its JSON)."""
     payload = json.dumps(message).encode()
-    view = memoryview(_LENGTH.pack(len(payload)) + payload)
+    view = memoryview(FRAME_HEADER.pack(len(payload)) + payload)
     while view:
         view = view[os.write(fd, view) :]
 
@@ -208,7 +213,7 @@ def _child(job_fd: int, result_fd: int, stderr_fd: int) -> None:
         message = {"result": _handler(job["handler"])(job["args"])}
     except BaseException as exc:  # report everything, even SystemExit from a probe
         message = {"error": describe(exc)}
-    _write_frame(result_fd, message)
+    write_frame(result_fd, message)
     os.close(result_fd)
 
 
@@ -263,12 +268,12 @@ class _Frames:
 
     def feed(self, chunk: bytes) -> None:
         self.buffer += chunk
-        while self.final is None and len(self.buffer) >= _LENGTH.size:
-            (size,) = _LENGTH.unpack(self.buffer[: _LENGTH.size])
-            if len(self.buffer) < _LENGTH.size + size:
+        while self.final is None and len(self.buffer) >= FRAME_HEADER.size:
+            (size,) = FRAME_HEADER.unpack(self.buffer[: FRAME_HEADER.size])
+            if len(self.buffer) < FRAME_HEADER.size + size:
                 return
-            raw = self.buffer[_LENGTH.size : _LENGTH.size + size]
-            self.buffer = self.buffer[_LENGTH.size + size :]
+            raw = self.buffer[FRAME_HEADER.size : FRAME_HEADER.size + size]
+            self.buffer = self.buffer[FRAME_HEADER.size + size :]
             try:
                 message = json.loads(raw)
             except ValueError:

@@ -14,7 +14,6 @@ import signal
 import time
 
 CLONE_NEWNS = 0x00020000
-PR_SET_DUMPABLE = 4
 NOBODY = 65534
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -120,22 +119,6 @@ def processes_of_user() -> int:
     return count
 
 
-def not_dumpable() -> bool:
-    """Forbid other processes of this uid to read or write this process's memory (through
-    ``/proc/PID/mem``) or to attach to it."""
-    return int(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)) == 0
-
-
-def close_all_but(keep: tuple[int, ...]) -> None:
-    """Close every file descriptor but those in ``keep``."""
-    low = 0
-    for fd in sorted(keep):
-        if fd > low:
-            os.closerange(low, fd)
-        low = fd + 1
-    os.closerange(low, 1 << 20)
-
-
 def jail_tmp() -> str:
     """The jail's tmpfs (where a session's folder goes)."""
     return os.environ.get("TMPDIR") or "/tmp"
@@ -148,7 +131,7 @@ def end_other_processes() -> int:
     keep, pid = set(), os.getpid()
     while pid > 0:
         keep.add(pid)
-        pid = _parent_of(pid)
+        pid = parent_of(pid)
     server = os.getppid()
     uid, ended = os.getuid(), 0
     for _ in range(20):
@@ -158,7 +141,7 @@ def end_other_processes() -> int:
             if e.isdigit()
             and int(e) not in keep
             and _owner(int(e)) == uid
-            and _parent_of(int(e)) != server
+            and parent_of(int(e)) != server
         ]
         if not others:
             break
@@ -173,7 +156,8 @@ def end_other_processes() -> int:
     return ended
 
 
-def _parent_of(pid: int) -> int:
+def parent_of(pid: int) -> int:
+    """The parent of process ``pid`` (0 when it is gone)."""
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
             return int(stat.read().rsplit(")", 1)[1].split()[1])

@@ -295,15 +295,9 @@ def _system_binds(gpu: bool) -> list[str]:
 
 
 def _environment(limits: JailLimits) -> dict[str, str]:
-    from checker.pool import ENVIRONMENT_KEPT, ENVIRONMENT_KEPT_PREFIXES
+    from checker.pool import kept_environment
 
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if (name in ENVIRONMENT_KEPT or name.startswith(ENVIRONMENT_KEPT_PREFIXES))
-        and name not in ("PATH", "HOME", "TMPDIR", "PYTHONPATH")
-    }
-    env |= {
+    env = kept_environment() | {
         "PATH": "/usr/bin:/bin",
         "HOME": TMP,
         "TMPDIR": TMP,

@@ -37,7 +37,6 @@ import select
 import shutil
 import signal
 import socket
-import struct
 import sys
 import tempfile
 import time
@@ -50,7 +49,6 @@ from checker import zygote
 from checker.scan import confine
 from checker.scan.taint import SALVAGE_SHARE, Taint, salvage
 
-_LENGTH = struct.Struct("!Q")
 FILENAME = "<snippet>"
 _DENIED = {errno.EACCES, errno.EPERM, errno.EROFS}
 _NETWORK = {
@@ -78,7 +76,7 @@ def run_session(args: dict[str, Any]) -> dict[str, Any]:
     statement, ``error``, ``values``, ``supplied``), ``stopped`` (the program that the deadline
     or a signal ended, if any: ``index``, ``timed_out``, ``signal``; ``interfered`` when a
     report was forged) and ``measures`` (the limits the executor set before any snippet ran)."""
-    confine.not_dumpable()
+    zygote.not_dumpable()
     folder = tempfile.mkdtemp(prefix="session-", dir=confine.jail_tmp())
     work = os.path.join(folder, "work")
     os.mkdir(work)
@@ -88,7 +86,7 @@ def run_session(args: dict[str, Any]) -> dict[str, Any]:
     if pid == 0:
         code = 0
         try:
-            confine.close_all_but((0, 2, write_fd))
+            zygote.close_all_but((0, 2, write_fd))
             _child(args, work, out_path, write_fd)
         except BaseException:
             code = 70
@@ -191,14 +189,14 @@ def _wait(pid: int, fd: int, timeout: float, session: _Session) -> dict[str, Any
             continue
         chunk = os.read(fd, 1 << 16)
         buffer += chunk
-        while len(buffer) >= _LENGTH.size:
-            (size,) = _LENGTH.unpack(buffer[: _LENGTH.size])
+        while len(buffer) >= zygote.FRAME_HEADER.size:
+            (size,) = zygote.FRAME_HEADER.unpack(buffer[: zygote.FRAME_HEADER.size])
             if size > REPORT_BYTES:
                 return stop(interfered="a report larger than any the sandbox writes")
-            if len(buffer) < _LENGTH.size + size:
+            if len(buffer) < zygote.FRAME_HEADER.size + size:
                 break
-            raw = buffer[_LENGTH.size : _LENGTH.size + size]
-            buffer = buffer[_LENGTH.size + size :]
+            raw = buffer[zygote.FRAME_HEADER.size : zygote.FRAME_HEADER.size + size]
+            buffer = buffer[zygote.FRAME_HEADER.size + size :]
             try:
                 frame = json.loads(raw)
             except ValueError:
@@ -248,7 +246,7 @@ def _child(args: dict[str, Any], work: str, out_path: str, result_fd: int) -> No
         os.fdopen(1, "wb", buffering=0, closefd=False), encoding="utf-8", errors="replace"
     )
     sys.dont_write_bytecode = True
-    _send(result_fd, {"measures": measures})
+    zygote.write_frame(result_fd, {"measures": measures})
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     taint = Taint()
     budget = float(args["timeout_s"]) * SALVAGE_SHARE
@@ -260,20 +258,14 @@ def _child(args: dict[str, Any], work: str, out_path: str, result_fd: int) -> No
             os._exit(0)
         with contextlib.suppress(Exception):
             sys.stdout.flush()
-        _send(result_fd, {"index": index, **result})
+        zygote.write_frame(result_fd, {"index": index, **result})
         if rest:
             salvage(rest, namespace, (taint, index), budget, FILENAME)
             if os.getpid() != me:
                 os._exit(0)
-            _send(result_fd, {"salvaged": index})  # the next program's deadline starts here
-    _send(result_fd, {"done": True})
-
-
-def _send(fd: int, message: dict[str, Any]) -> None:
-    payload = json.dumps(message).encode()
-    view = memoryview(_LENGTH.pack(len(payload)) + payload)
-    while view:
-        view = view[os.write(fd, view) :]
+            # the next program's deadline starts here
+            zygote.write_frame(result_fd, {"salvaged": index})
+    zygote.write_frame(result_fd, {"done": True})
 
 
 def _scrub_environment(work: str) -> None:

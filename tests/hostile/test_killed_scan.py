@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from checker.scan import cgroup
+from checker.scan.confine import parent_of
 from checker.scan.sandbox import Sandbox
 from tests.helpers import ROOT
 
@@ -33,36 +34,22 @@ def _descendants(root: int) -> set[int]:
         if entry.name.isdigit():
             pid = int(entry.name)
             while pid > 1 and pid != root:
-                pid = _parent(pid)
+                pid = parent_of(pid)
             if pid == root:
                 found.add(int(entry.name))
     return found
 
 
-def _parent(pid: int) -> int:
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
 def _jail_of(scan: int) -> set[int]:
     """The bubblewrap processes the scan ``scan`` started (its descendants)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if not (entry / "cmdline").read_bytes().startswith(b"bwrap"):
-                continue
-        except OSError:
-            continue
-        pid = int(entry.name)
-        while pid > 1 and pid != scan:
-            pid = _parent(pid)
-        if pid == scan:
-            found.add(int(entry.name))
-    return found
+    return {pid for pid in _descendants(scan) if _command(pid).startswith(b"bwrap")}
+
+
+def _command(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 def _alive(pids: set[int]) -> set[int]:
