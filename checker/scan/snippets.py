@@ -75,6 +75,13 @@ _STOPPED = {
     "processes": "process limit",
     "denied": "file access outside its throw-away folder refused",
 }
+#: The evidence's opening for a snippet that needs what the sandbox does not give, by cause:
+#: it is not judged (the code may well run on its author's machine).
+_NEEDS = {
+    "network": "needs the network, which the sandbox refuses",
+    "file": "needs a file the article does not provide",
+    "refused": "needs a system call the sandbox refuses",
+}
 #: The evidence's opening for a snippet a limit stopped before it could be judged.
 EXCEEDED = "exceeded the "
 
@@ -399,24 +406,8 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
                 f"{EXCEEDED}memory limit ({gib + ', ' if gib else ''}{text}, line {line}; "
                 "raise it with --memory-limit)",
             )
-        if error.cause == "network":
-            return (
-                FindingVerdict.UNVERIFIED,
-                line,
-                f"needs the network, which the sandbox refuses ({text}, line {line})",
-            )
-        if error.cause == "file":
-            return (
-                FindingVerdict.UNVERIFIED,
-                line,
-                f"needs a file the article does not provide ({text}, line {line})",
-            )
-        if error.cause == "refused":
-            return (
-                FindingVerdict.UNVERIFIED,
-                line,
-                f"needs a system call the sandbox refuses ({text}, line {line})",
-            )
+        if error.cause in _NEEDS:  # what the code needs and the sandbox does not give
+            return FindingVerdict.UNVERIFIED, line, f"{_NEEDS[error.cause]} ({text}, line {line})"
         if error.cause:
             return (
                 FindingVerdict.BROKEN,
