@@ -386,30 +386,64 @@ def _unscale_error(device: Device, dtype: Any) -> str:
 
 
 def _refuses_rule(device: Device, refused: Any) -> Observation:
-    import torch
-
     error = _unscale_error(device, refused)
-    bf16 = _unscale_error(device, torch.bfloat16)
     name = dtype_name(refused)
     return Observation(
-        holds=error.startswith("ValueError") and "FP16" in error and bf16 == "no error",
+        holds=error.startswith("ValueError") and "FP16" in error,
         rule=f"holds if unscale_ raises a ValueError about FP16 gradients when the parameters "
-        f"are {name}, and accepts bfloat16 parameters' gradients",
-        measurements=(
-            Measurement(f"amp-{name}-params-error", error, "exception"),
-            Measurement(f"amp-bfloat16-params-error-vs-{name}", bf16, "exception"),
-        ),
+        f"are {name}",
+        measurements=(Measurement(f"amp-{name}-params-error", error, "exception"),),
     )
 
 
 GRADSCALER_REFUSES_FLOAT16_GRADIENTS = Claim(
     id="amp/gradscaler-refuses-float16-gradients",
     statement="GradScaler refuses to unscale float16 gradients, so the parameters must "
-    "not be float16; it accepts bfloat16 ones.",
+    "not be float16.",
     expect=Expect.HOLDS,
     probe=probe_scaler_refuses_float16_grads,
-    measures=("amp-float16-params-error", "amp-bfloat16-params-error-vs-float16"),
+    measures=("amp-float16-params-error",),
     control=Control("float32 parameters", control_scaler_float32_params),
+)
+
+
+def probe_scaler_bfloat16_by_device(device: Device) -> Observation:
+    import torch
+
+    return _bfloat16_rule(device, torch.bfloat16)
+
+
+def control_scaler_float16_by_device(device: Device) -> Observation:
+    import torch
+
+    return _bfloat16_rule(device, torch.float16)
+
+
+def _bfloat16_rule(device: Device, dtype: Any) -> Observation:
+    """On the CPU, unscale_ takes the parameters' gradients; on CUDA its kernel has no
+    implementation for the dtype (pytorch/pytorch#127176 for bfloat16)."""
+    error = _unscale_error(device, dtype)
+    name = dtype_name(dtype)
+    on_cpu = device == "cpu"
+    missing = error.startswith("NotImplementedError") and "not implemented for" in error
+    return Observation(
+        holds=error == "no error" if on_cpu else missing,
+        rule=f"holds if, on the CPU, unscale_ takes {name} parameters' gradients without error"
+        if on_cpu
+        else f"holds if, on CUDA, unscale_ of {name} parameters' gradients raises a "
+        "NotImplementedError: its kernel has no implementation for the dtype",
+        measurements=(Measurement(f"amp-{name}-unscale-on-device", error, "exception"),),
+    )
+
+
+GRADSCALER_BFLOAT16_ON_CPU_ONLY = Claim(
+    id="amp/gradscaler-unscales-bfloat16-on-cpu-only",
+    statement="GradScaler unscales bfloat16 gradients on the CPU, but not on CUDA, where its "
+    "unscale kernel is not implemented for bfloat16.",
+    expect=Expect.HOLDS,
+    probe=probe_scaler_bfloat16_by_device,
+    measures=("amp-bfloat16-unscale-on-device",),
+    control=Control("float16 parameters", control_scaler_float16_by_device),
 )
 
 
@@ -473,5 +507,6 @@ CLAIMS = (
     GRADSCALER_SKIPS_NONFINITE_STEPS,
     GRADSCALER_LIVES_ACROSS_ITERATIONS,
     GRADSCALER_REFUSES_FLOAT16_GRADIENTS,
+    GRADSCALER_BFLOAT16_ON_CPU_ONLY,
     CUDA_GRADSCALER_NEEDS_CUDA,
 )
