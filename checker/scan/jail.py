@@ -188,8 +188,8 @@ def facts_measures(facts: Mapping[str, Any], measures: dict[str, Any]) -> dict[s
     missing = []
     if not found.get("cgroup"):
         missing.append(
-            f"{found.get('cgroup-reason')}: memory is bounded per snippet (RLIMIT_AS), "
-            "processes by RLIMIT_NPROC"
+            f"{found.get('cgroup-reason')}: memory is bounded per snippet by its resource "
+            "limit (RLIMIT_AS; RLIMIT_DATA where it may use the GPU), processes by RLIMIT_NPROC"
         )
     if found["user"] != "nobody":
         missing.append(f"the jail runs as uid {uid}")

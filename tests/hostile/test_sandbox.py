@@ -29,6 +29,7 @@ import pytest
 from checker import registry as registry_mod
 from checker.pool import Pool, WorkerJob
 from checker.scan import jail as jail_mod
+from checker.scan.cgroup import ControlGroup
 from checker.scan.findings import FindingVerdict
 from checker.scan.run import ScanOptions, scan
 from checker.scan.sandbox import Sandbox, SandboxProgram, SnippetLimits, SnippetOutcome
@@ -261,10 +262,18 @@ def test_the_jail_reports_its_measures(jailed: Jailed) -> None:
 
 
 def _missing_here() -> str:
-    """What this machine cannot do: nothing as root (CI); as another user, no control group
-    and no inode limit."""
+    """What this machine cannot do: as root, nothing where a control group can be made here
+    (CI; a GPU machine whose cgroup v2 tree is not delegated cannot); as another user, no
+    control group and no inode limit."""
     if os.geteuid() == 0:
-        return "none"
+        group = ControlGroup.create(64 << 20, 8)
+        if isinstance(group, ControlGroup):
+            group.remove()
+            return "none"
+        return jail_mod.facts_measures(
+            {"uid": jail_mod.NOBODY, "capabilities": 0, "seccomp": 2},
+            {"cgroup": False, "cgroup-reason": group, "inodes": True},
+        )["missing"]
     return jail_mod.facts_measures({"uid": jail_mod.NOBODY, "capabilities": 0, "seccomp": 2}, {
         "cgroup": False, "cgroup-reason": "not root: no control group is made", "inodes": False,
     })["missing"]  # fmt: skip
