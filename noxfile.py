@@ -56,7 +56,7 @@ SUMMARY = BUILD / "summary"
 TRANSLATED = tuple(sorted(p.parent.name for p in (ROOT / "locales").glob("*/LC_MESSAGES")))
 LANGS = ("en", *TRANSLATED)
 #: The releases ``versions`` measures with: the oldest supported (torch>=2.4), to the newest.
-TORCH_RELEASES = ("2.4.1", "2.5.1", "2.8.0", "2.11.0", "2.13.0")
+TORCH_RELEASES = ("2.4.1", "2.5.1", "2.6.0", "2.7.1", "2.8.0", "2.11.0", "2.13.0")
 #: Gettext domains besides the pages': the extension's generated text (labels, decision rules),
 #: the theme's labels and the service's pages; each with its catalogs and the module that
 #: writes its template.
