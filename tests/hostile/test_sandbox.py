@@ -397,3 +397,32 @@ def test_no_jail_no_code(monkeypatch: pytest.MonkeyPatch) -> None:
     assert outcome.refused == (
         "not run: bubblewrap (bwrap) is not installed: install the bubblewrap package"
     )
+
+
+#: On a machine with an NVIDIA GPU (the device machine a session is sometimes lent; CI has
+#: none, so this is skipped there), the jail that may use the GPU: CUDA works inside it, and it
+#: is still the jail: uid nobody, seccomp active, no new user namespace, no host files.
+GPU_PRESENT = Path("/dev/nvidiactl").exists()
+
+
+@pytest.mark.skipif(not GPU_PRESENT, reason="needs an NVIDIA GPU (/dev/nvidiactl)")
+def test_a_gpu_jail_runs_cuda_and_stays_a_jail(jailed: Jailed) -> None:
+    program = (
+        "import os, torch\n"
+        "x = torch.ones(1024, device='cuda')\n"
+        "print(float((x * 2).sum()), x.device.type)\n"
+        "print(os.getuid(), os.path.exists('/root'))\n"
+        "try:\n"
+        "    os.unshare(os.CLONE_NEWUSER)\n"
+        "    print('unshared')\n"
+        "except OSError as e:\n"
+        "    print('refused', e.errno)\n"
+    )
+    (outcome,) = jailed.sandbox.run_session([SandboxProgram(program, gpu=True)])
+    assert outcome.error is None, outcome
+    assert outcome.outputs[2] == "2048.0 cuda\n"
+    uid, root_there = outcome.outputs[3].split()
+    assert (int(uid), root_there) == (jail_mod.NOBODY, "False")
+    assert outcome.outputs[4].startswith("refused ")
+    assert outcome.measures["seccomp-active"] is True
+    assert outcome.measures["memory"].startswith("RLIMIT_DATA ")
