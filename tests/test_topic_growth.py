@@ -10,7 +10,7 @@ from checker.text.languages import LANGS
 from tests.helpers import claim_verdicts, sample, scan_prose
 
 C, S = FindingVerdict.CONTRADICTED, FindingVerdict.SUPPORTED
-U, N = FindingVerdict.UNVERIFIED, FindingVerdict.NEEDS_CUDA
+U = FindingVerdict.UNVERIFIED
 CLAIMS = registry.load().in_package("checker.claims.growth")
 CUDA_ONLY = {
     "growth/empty-cache-frees-no-live-tensor",
@@ -80,7 +80,8 @@ def test_del_frees_the_storage_only_when_nothing_else_references_it() -> None:
 
 #: (language, line, claim, verdict) of every claim finding in the sample notes: a statement
 #: of each claim per language, the myth about del stated (line 9) and denied (line 11). The
-#: CUDA-only claims need recorded CUDA evidence before the scanner can judge them. The broader
+#: CUDA-only claims are judged by the recorded CUDA evidence (an H200, 2026-11-27): line 13
+#: states what empty_cache() does not do. The broader
 #: claim saved-tensors/del-frees-unsaved-intermediate reads "del ... frees" too (en, ja).
 STATEMENTS = (
     {
@@ -92,9 +93,9 @@ STATEMENTS = (
             (7, "growth/retain-graph-keeps-saved-tensors", S),
             (9, "growth/myth-del-always-frees", C),
             (11, "growth/myth-del-always-frees", S),
-            (13, "growth/empty-cache-frees-no-live-tensor", N),
-            (15, "growth/expandable-segments-reuse-a-growing-block", N),
-            (17, "growth/snapshot-names-the-allocating-function", N),
+            (13, "growth/empty-cache-frees-no-live-tensor", C),
+            (15, "growth/expandable-segments-reuse-a-growing-block", S),
+            (17, "growth/snapshot-names-the-allocating-function", S),
         )
     }
     | {

@@ -84,6 +84,9 @@ SNAPSHOT_NAMES_THE_ALLOCATING_FUNCTION = Claim(
             "ja": ("スタック", "トレース", "どのコード"),
             "ko": ("스택", "트레이스", "어느 코드"),
         },
+        # the statement asserts that a snapshot names the function; its "without it, … no
+        # stack frames" is the contrast, not what a sentence about recording denies
+        denies=False,
     ),
 )
 

@@ -116,7 +116,12 @@ ENGLISH = Language(
         r"\b(?:articles?|claims?|says?|said|states?|presents?|describes?|suggests?|myths?|"
         r"wrong|false|true|if|whether|would|might|could|believe[sd]?|promise[sd]?|review|"
         r"so that|only when|only if|unless|otherwise|proof|proves?|guarantee[sd]?|may|"
-        r"depending on)\b|\?",
+        r"depending on)\b|\?"
+        # an embedded question announces a topic, it asserts nothing: "this page shows what
+        # `del` frees", "we explain which ops save their inputs" ("shows how X …" is left
+        # out: it takes X … for granted)
+        r"|\b(?:shows?|showing|explains?|explaining|covers?|tells?|learn|see|find\s+out|asks?|"
+        r"wonder)\s+(?:you\s+|us\s+)?(?:what|which)\b",
         re.IGNORECASE,
     ),
     # "does not convert everything", "not always", "not necessarily" ("not ... at all" is a
