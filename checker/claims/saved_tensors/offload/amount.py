@@ -111,7 +111,7 @@ def _only_activations_rule(device: Device, hooks: str) -> Observation:
         holds=sent.activations > 0 and sent.parameters == 0 and sent.batch == 0,
         rule="holds if, over one forward of the model, "
         + (
-            "save_on_cpu's pack hook"
+            "the pack hook of save_on_cpu"
             if hooks == "save-on-cpu"
             else "the pack hook of a pair that leaves the parameters and the batch in place"
         )
@@ -200,7 +200,7 @@ HOOKS_CAN_KEEP_PARAMETERS_ON_DEVICE = Claim(
         ),
     ),
     vocabulary=Vocabulary(
-        subjects=("saved_tensors_hooks", "saved-tensor hooks"),
+        subjects=("saved_tensors_hooks", "saved-tensor hooks", "フックの組", "훅 쌍"),
         predicates={
             "en": ("fewer bytes", "less memory"),
             "ja": ("バイト数が少な", "少ないバイト"),

@@ -95,7 +95,7 @@ def _func_grad_rule(device: Device, through_func: bool) -> Observation:
         holds=error == "no error" and len(shapes) > 0 and same,
         rule="holds if, under save_on_cpu, "
         + ("torch.func.grad" if through_func else "functional_call followed by torch.autograd.grad")
-        + " runs, save_on_cpu's pack hook receives the tensors saved for backward, and the "
+        + " runs, the pack hook of save_on_cpu receives the tensors saved for backward, and the "
         "gradients equal those of torch.func.grad without hooks",
         measurements=tuple(measurements),
     )
@@ -167,7 +167,7 @@ def _vmap_rule(device: Device, per_sample: str) -> Observation:
     key = f"st-func-soc-{per_sample}"
     return Observation(
         holds=Counter(shapes) == Counter(whole_shapes),
-        rule="holds if save_on_cpu's pack hook receives, "
+        rule="holds if the pack hook of save_on_cpu receives, "
         + ("under torch.func.vmap" if per_sample == "vmap" else "in a loop over the samples")
         + ", tensors of the same number and shapes as for the model run on the whole batch",
         measurements=(

@@ -61,7 +61,7 @@ def _without_cuda_rule(device: Device, through_save_on_cpu: bool) -> Observation
         holds=error == "no error" and copy is not None and not pinned,
         rule="holds if, on a machine without CUDA, "
         + (
-            "save_on_cpu(pin_memory=True)'s pack hook"
+            "the pack hook of save_on_cpu(pin_memory=True)"
             if through_save_on_cpu
             else "torch.empty(64, 64, pin_memory=True)"
         )
@@ -131,9 +131,9 @@ def _pinned_rule(device: Device, pin_memory: bool) -> Observation:
     key = "st-pinned" if pin_memory else "st-pageable"
     return Observation(
         holds=pinned and unpack_returned_early and same,
-        rule=f"holds if, on CUDA, save_on_cpu(pin_memory={pin_memory})'s copy is pinned, its "
-        "copy back to the GPU returns while the stream is still busy, and the values come back "
-        "unchanged",
+        rule=f"holds if, on CUDA, the copy made by save_on_cpu(pin_memory={pin_memory}) is "
+        "pinned, its copy back to the GPU returns while the stream is still busy, and the values "
+        "come back unchanged",
         measurements=(
             Measurement(f"{key}-copy-pinned", pinned, "bool"),
             Measurement(f"{key}-unpack-returned-early", unpack_returned_early, "bool"),
