@@ -21,5 +21,6 @@ SECTIONS = (
     "hooks",
     "disable",
     "tools",
+    "offload",
     "review_claims",
 )

@@ -61,6 +61,18 @@ SAVE_ON_CPU_FREES_GPU_MEMORY = Claim(
             "ja": ("削減", "オフロード"),
             "ko": ("줄이", "오프로드"),
         },
+        # the sections on offloading in practice compare other hooks with it, say what it
+        # offloads besides activations, and what it does under torch.func: other claims
+        unless={
+            "en": ("than `save_on_cpu`", "only the activations", "only activations", "torch.func"),
+            "ja": (
+                "`save_on_cpu` より",
+                "アクティベーションだけ",
+                "アクティベーションのみ",
+                "torch.func",
+            ),
+            "ko": ("`save_on_cpu`보다", "활성값만", "torch.func"),
+        },
     ),
 )
 
