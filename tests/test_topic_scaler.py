@@ -24,8 +24,8 @@ def test_every_claim_runs_on_both_devices_and_has_a_vocabulary() -> None:
 
 
 #: (language, line, claim, verdict) of every claim finding in the sample notes: one statement
-#: of each claim per language, a denial of the myth (line 13), and phrasings a blind test of
-#: the scanner missed (lines 17, 19 and 21).
+#: of each claim per language, denials of two myths (lines 13 and 31), and phrasings a blind
+#: test of the scanner missed (lines 17, 19 and 21).
 STATEMENTS = {
     (lang, line, claim, verdict)
     for lang in LANGS
@@ -42,6 +42,13 @@ STATEMENTS = {
         (19, "amp/clip-after-unscale", S),
         # the order alone: update() before step() (checker.scan.order)
         (21, "scaler/update-once-after-all-steps", C),
+        # the scaler and the accumulation window, the scaler and the scheduler
+        (23, "scaler/unscale-once-per-update", S),
+        (25, "scaler/myth-update-per-micro-batch", C),
+        # a myth stated, then denied; neither is read as the scheduler's warning
+        (27, "scaler/myth-skipped-step-holds-schedule", C),
+        (29, "scaler/scheduler-steps-when-scale-holds", S),
+        (31, "scaler/myth-skipped-step-holds-schedule", S),
     )
 }
 

@@ -14,7 +14,9 @@ SECTIONS = (
     "changes",
     "several",
     "accumulation",
+    "window",
     "penalty",
     "state",
     "skipped",
+    "scheduler",
 )

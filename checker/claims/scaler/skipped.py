@@ -88,10 +88,12 @@ SKIPPED_STEP_IS_VISIBLE = Claim(
             "ja": ("スキップ", "警告"),
             "ko": ("건너뛴", "경고"),
         },
-        unless={  # steps after the first: the scheduler stays silent (the next claim)
-            "en": ("after the first", "later"),
-            "ja": ("最初のステップより後", "最初のステップの後"),
-            "ko": ("첫 스텝 이후", "두 번째"),
+        # steps after the first: the scheduler stays silent (the next claim); whether the
+        # schedule advances is scaler/myth-skipped-step-holds-schedule's
+        unless={
+            "en": ("after the first", "later", "advance", "move on", "moves on"),
+            "ja": ("最初のステップより後", "最初のステップの後", "進み", "進む", "進め"),
+            "ko": ("첫 스텝 이후", "두 번째", "진행"),
         },
     ),
 )
