@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.autograd")
 
 
 def test_ids_and_keys_carry_the_topic_prefix() -> None:
-    assert len(CLAIMS) == 18
+    assert len(CLAIMS) == 20
     for claim in CLAIMS:
         assert claim.topic == "autograd", claim.id
         assert all(key.startswith("ag-") for key in claim.all_measures), claim.id
@@ -57,7 +57,12 @@ FINDINGS = {
     (35, "autograd/retain-grad-fills-non-leaf-grad", S),
     (37, "autograd/inference-tensors-have-no-version-counter", S),
     (39, "autograd/saved-output-is-another-object", S),
+    (41, "autograd/create-graph-keeps-the-graph", S),
+    (43, "autograd/tensors-do-not-require-grad-by-default", S),
 }
+#: Line 41 (create_graph=True keeps the graph, through retain_graph's default) also reads as
+#: the growth claim that retain_graph keeps the saved tensors, which it agrees with.
+KEPT = {(lang, 41, "growth/retain-graph-keeps-saved-tensors", S) for lang in LANGS}
 #: In Japanese and Korean, a second call through the graph also reads as a statement of whether
 #: the first backward freed the saved tensors (saved-tensors/backward-frees-saved-tensors):
 #: line 3 (an error on the second call) agrees with it, line 19 (zero_grad() allowing a second
@@ -71,8 +76,8 @@ FREED = {
 
 def test_the_scanner_reads_each_claim_in_each_language() -> None:
     found = claim_verdicts(scan_prose(sample("scan-topics", "autograd")))
-    assert len(found) == 3 * len(FINDINGS) + len(FREED) == 61
-    assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS} | FREED
+    assert len(found) == 3 * len(FINDINGS) + len(FREED) + len(KEPT) == 70
+    assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS} | FREED | KEPT
 
 
 @pytest.mark.parametrize(
@@ -103,6 +108,8 @@ def test_the_scanner_reads_each_claim_in_each_language() -> None:
         ("`torch.autograd.grad` with `create_graph=True` does not leak memory.", "en"),
         ("`torch.inference_mode()` disables view tracking and version counter bumps.", "en"),
         ("`torch.inference_mode()` はバージョンカウンタの更新を無効にする。", "ja"),
+        ("`nn.Parameter` has `requires_grad=True` by default.", "en"),
+        ("With `create_graph=True` and `retain_graph=False`, the graph is freed.", "en"),
         (
             "Moving a model with `.cuda()` keeps its parameters as leaves, so their `.grad` is "
             "not None after backward.",

@@ -119,6 +119,68 @@ SUMMED_LOSSES_GIVE_THE_SAME_GRADIENTS = Claim(
 )
 
 
+def probe_create_graph_keeps_graph(device: Device) -> Observation:
+    return _kept_graph_rule(create_graph=True)
+
+
+def control_backward_frees_graph(device: Device) -> Observation:
+    return _kept_graph_rule(create_graph=False)
+
+
+def _kept_graph_rule(create_graph: bool) -> Observation:
+    import warnings
+
+    import torch
+
+    x: Any = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    with warnings.catch_warnings():  # backward warns of the cycle create_graph makes
+        warnings.simplefilter("ignore")
+        loss.backward(create_graph=create_graph)
+        try:
+            loss.backward()
+            second = "no error"
+        except RuntimeError as exc:
+            second = f"RuntimeError: {str(exc).splitlines()[0][:120]}"
+    kind = "create-graph" if create_graph else "plain"
+    return Observation(
+        holds=second == "no error",
+        rule="holds if, after loss.backward("
+        + ("create_graph=True" if create_graph else "")
+        + "), a second loss.backward() runs",
+        measurements=(Measurement(f"ag-{kind}-second-backward", second, "exception"),),
+    )
+
+
+CREATE_GRAPH_KEEPS_THE_GRAPH = Claim(
+    id="autograd/create-graph-keeps-the-graph",
+    statement="backward(create_graph=True) keeps the graph as retain_graph=True does, since "
+    "retain_graph defaults to the value of create_graph: a second backward() through it runs.",
+    expect=Expect.HOLDS,
+    probe=probe_create_graph_keeps_graph,
+    control=Control(
+        "backward() without create_graph",
+        control_backward_frees_graph,
+        measures=("ag-plain-second-backward",),
+    ),
+    devices=("cpu",),
+    measures=("ag-create-graph-second-backward",),
+    vocabulary=Vocabulary(
+        subjects=("create_graph",),
+        predicates={
+            "en": ("retain_graph", "keeps the graph", "graph is kept", "twice", "second time"),
+            "ja": ("retain_graph", "グラフを保持", "グラフが保持", "2回", "二回", "再度"),
+            "ko": ("retain_graph", "그래프를 유지", "그래프가 유지", "두 번", "다시"),
+        },
+        # an explicit retain_graph=False frees it, and the leak is another claim's case
+        unless={
+            lang: ("retain_graph=False", "retain_graph = False", "leak", "リーク", "누수")
+            for lang in ("en", "ja", "ko")
+        },
+    ),
+)
+
+
 def probe_create_graph_cycle(device: Device) -> Observation:
     return _cycle_rule(create_graph=True)
 
@@ -208,5 +270,6 @@ CREATE_GRAPH_KEEPS_PARAMETERS_ALIVE = Claim(
 CLAIMS = (
     ISFINITE_FLAGS_INF_AND_NAN,
     SUMMED_LOSSES_GIVE_THE_SAME_GRADIENTS,
+    CREATE_GRAPH_KEEPS_THE_GRAPH,
     CREATE_GRAPH_KEEPS_PARAMETERS_ALIVE,
 )

@@ -54,6 +54,72 @@ INTEGER_TENSORS_CANNOT_REQUIRE_GRAD = Claim(
 )
 
 
+def probe_new_tensor_requires_no_grad(device: Device) -> Observation:
+    return _default_rule(parameter=False)
+
+
+def control_parameter_requires_grad(device: Device) -> Observation:
+    return _default_rule(parameter=True)
+
+
+def _default_rule(parameter: bool) -> Observation:
+    import torch
+
+    made: Any = torch.nn.Parameter(torch.zeros(2)) if parameter else torch.tensor([1.0, 2.0])
+    kind = "parameter" if parameter else "tensor"
+    return Observation(
+        holds=not made.requires_grad,
+        rule="holds if "
+        + ("torch.nn.Parameter(torch.zeros(2))" if parameter else "torch.tensor([1.0, 2.0])")
+        + ", created without a requires_grad argument, does not require grad",
+        measurements=(Measurement(f"ag-new-{kind}-requires-grad", made.requires_grad, "bool"),),
+    )
+
+
+TENSORS_DO_NOT_REQUIRE_GRAD_BY_DEFAULT = Claim(
+    id="autograd/tensors-do-not-require-grad-by-default",
+    statement="A tensor is created with requires_grad=False unless requires_grad=True is "
+    "passed; an nn.Parameter requires grad by default.",
+    expect=Expect.HOLDS,
+    probe=probe_new_tensor_requires_no_grad,
+    control=Control(
+        "an nn.Parameter",
+        control_parameter_requires_grad,
+        measures=("ag-new-parameter-requires-grad",),
+    ),
+    devices=("cpu",),
+    measures=("ag-new-tensor-requires-grad",),
+    vocabulary=Vocabulary(
+        subjects=("requires_grad",),
+        predicates={
+            "en": ("false … by default", "default … false", "defaults to false"),
+            "ja": ("デフォルト … false", "false … デフォルト"),
+            "ko": ("기본 … false", "false … 기본"),
+        },
+        opposites={
+            "en": ("true … by default", "default … true", "defaults to true"),
+            "ja": ("デフォルト … true", "true … デフォルト"),
+            "ko": ("기본 … true", "true … 기본"),
+        },
+        # parameters and layers' weights do require grad by default
+        unless={
+            lang: (
+                "Parameter",
+                "parameter",
+                "weight",
+                "model",
+                "パラメータ",
+                "重み",
+                "매개변수",
+                "파라미터",
+                "가중치",
+            )
+            for lang in ("en", "ja", "ko")
+        },
+    ),
+)
+
+
 def probe_plain_result_is_leaf(device: Device) -> Observation:
     return _leaf_rule(input_requires_grad=False)
 
@@ -239,6 +305,7 @@ RETAIN_GRAD_FILLS_NON_LEAF_GRAD = Claim(
 
 
 CLAIMS = (
+    TENSORS_DO_NOT_REQUIRE_GRAD_BY_DEFAULT,
     INTEGER_TENSORS_CANNOT_REQUIRE_GRAD,
     TENSORS_WITHOUT_GRAD_ARE_LEAVES,
     CONVERTED_LEAF_IS_NOT_A_LEAF,
