@@ -84,8 +84,6 @@ SNAPSHOT_NAMES_THE_ALLOCATING_FUNCTION = Claim(
             "ja": ("スタック", "トレース", "どのコード"),
             "ko": ("스택", "트레이스", "어느 코드"),
         },
-        # the statement's "no stack frames" is its control's case, not a denial of its predicate
-        denies=False,
     ),
 )
 
