@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.autograd")
 
 
 def test_ids_and_keys_carry_the_topic_prefix() -> None:
-    assert len(CLAIMS) == 10
+    assert len(CLAIMS) == 20
     for claim in CLAIMS:
         assert claim.topic == "autograd", claim.id
         assert all(key.startswith("ag-") for key in claim.all_measures), claim.id
@@ -39,7 +39,7 @@ def test_every_claim_has_a_control_and_a_vocabulary_and_runs_on_the_cpu() -> Non
 #: myth that zero_grad() allows a second backward through the same graph.
 FINDINGS = {
     (3, "autograd/second-backward-raises", S),
-    (5, "autograd/retain-graph-keeps-saved-tensors", S),
+    (5, "growth/retain-graph-keeps-saved-tensors", S),
     (7, "autograd/gradients-accumulate", S),
     (9, "autograd/zero-grad-sets-none", S),
     (11, "autograd/backward-needs-a-scalar", S),
@@ -48,7 +48,21 @@ FINDINGS = {
     (17, "autograd/myth-eval-disables-grad", C),
     (19, "autograd/myth-zero-grad-allows-second-backward", C),
     (21, "autograd/anomaly-detection-misses-inf", S),
+    (23, "autograd/isfinite-flags-inf-and-nan", S),
+    (25, "autograd/summed-losses-give-the-same-gradients", S),
+    (27, "autograd/create-graph-keeps-parameters-alive", S),
+    (29, "autograd/integer-tensors-cannot-require-grad", S),
+    (31, "autograd/tensors-without-grad-are-leaves", S),
+    (33, "autograd/converted-leaf-is-not-a-leaf", S),
+    (35, "autograd/retain-grad-fills-non-leaf-grad", S),
+    (37, "autograd/inference-tensors-have-no-version-counter", S),
+    (39, "autograd/saved-output-is-another-object", S),
+    (41, "autograd/create-graph-keeps-the-graph", S),
+    (43, "autograd/tensors-do-not-require-grad-by-default", S),
 }
+#: Line 41 (create_graph=True keeps the graph, through retain_graph's default) also reads as
+#: the growth claim that retain_graph keeps the saved tensors, which it agrees with.
+KEPT = {(lang, 41, "growth/retain-graph-keeps-saved-tensors", S) for lang in LANGS}
 #: In Japanese and Korean, a second call through the graph also reads as a statement of whether
 #: the first backward freed the saved tensors (saved-tensors/backward-frees-saved-tensors):
 #: line 3 (an error on the second call) agrees with it, line 19 (zero_grad() allowing a second
@@ -60,14 +74,9 @@ FREED = {
 }
 
 
-#: The memory-growth page states the same fact as line 5 (two claims from two branches of one
-#: session, to be made one): in Japanese and Korean the sentence also reads as its claim.
-KEPT = {(lang, 5, "growth/retain-graph-keeps-saved-tensors", S) for lang in ("ja", "ko")}
-
-
 def test_the_scanner_reads_each_claim_in_each_language() -> None:
     found = claim_verdicts(scan_prose(sample("scan-topics", "autograd")))
-    assert len(found) == 3 * len(FINDINGS) + len(FREED) + len(KEPT) == 36
+    assert len(found) == 3 * len(FINDINGS) + len(FREED) + len(KEPT) == 70
     assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS} | FREED | KEPT
 
 
@@ -92,6 +101,20 @@ def test_the_scanner_reads_each_claim_in_each_language() -> None:
         ("With `retain_graph=True`, `zero_grad()` and a second `backward()` both run.", "en"),
         # what anomaly detection does catch
         ("`torch.autograd.detect_anomaly` raises on nan gradients.", "en"),
+        # true sentences near the leaf, requires_grad and create_graph claims
+        ("`retain_grad()` has no effect on leaf tensors.", "en"),
+        ("`retain_grad()` はリーフテンソルには効果がない。", "ja"),
+        ("`retain_grad()`는 리프 텐서에는 효과가 없다.", "ko"),
+        ("`torch.autograd.grad` with `create_graph=True` does not leak memory.", "en"),
+        ("`torch.inference_mode()` disables view tracking and version counter bumps.", "en"),
+        ("`torch.inference_mode()` はバージョンカウンタの更新を無効にする。", "ja"),
+        ("`nn.Parameter` has `requires_grad=True` by default.", "en"),
+        ("With `create_graph=True` and `retain_graph=False`, the graph is freed.", "en"),
+        (
+            "Moving a model with `.cuda()` keeps its parameters as leaves, so their `.grad` is "
+            "not None after backward.",
+            "en",
+        ),
     ],
 )
 def test_true_sentences_are_not_contradicted(sentence: str, lang: str, tmp_path: Path) -> None:

@@ -83,33 +83,24 @@ def test_del_frees_the_storage_only_when_nothing_else_references_it() -> None:
 #: CUDA-only claims are judged by the recorded CUDA evidence (an H200, 2026-11-27): line 13
 #: states what empty_cache() does not do. The broader
 #: claim saved-tensors/del-frees-unsaved-intermediate reads "del ... frees" too (en, ja).
-STATEMENTS = (
-    {
-        (lang, line, claim, verdict)
-        for lang in LANGS
-        for line, claim, verdict in (
-            (3, "growth/running-total-keeps-every-graph", S),
-            (5, "growth/list-of-outputs-keeps-their-graphs", S),
-            (7, "growth/retain-graph-keeps-saved-tensors", S),
-            (9, "growth/myth-del-always-frees", C),
-            (11, "growth/myth-del-always-frees", S),
-            (13, "growth/empty-cache-frees-no-live-tensor", C),
-            (15, "growth/expandable-segments-reuse-a-growing-block", S),
-            (17, "growth/snapshot-names-the-allocating-function", S),
-        )
-    }
-    | {
-        (lang, line, "saved-tensors/del-frees-unsaved-intermediate", verdict)
-        for lang in ("en", "ja")
-        for line, verdict in ((9, S), (11, U))
-    }
-    | {
-        # the autograd facts page states the same fact (two claims from two branches of one
-        # session, to be made one)
-        (lang, 7, "autograd/retain-graph-keeps-saved-tensors", S)
-        for lang in LANGS
-    }
-)
+STATEMENTS = {
+    (lang, line, claim, verdict)
+    for lang in LANGS
+    for line, claim, verdict in (
+        (3, "growth/running-total-keeps-every-graph", S),
+        (5, "growth/list-of-outputs-keeps-their-graphs", S),
+        (7, "growth/retain-graph-keeps-saved-tensors", S),
+        (9, "growth/myth-del-always-frees", C),
+        (11, "growth/myth-del-always-frees", S),
+        (13, "growth/empty-cache-frees-no-live-tensor", C),
+        (15, "growth/expandable-segments-reuse-a-growing-block", S),
+        (17, "growth/snapshot-names-the-allocating-function", S),
+    )
+} | {
+    (lang, line, "saved-tensors/del-frees-unsaved-intermediate", verdict)
+    for lang in ("en", "ja")
+    for line, verdict in ((9, S), (11, U))
+}
 
 
 def test_the_scanner_reads_every_claim_in_three_languages() -> None:

@@ -60,6 +60,11 @@ STATEMENTS = {
         (9, "views/myth-reshape-fails-on-non-contiguous", S),
         (11, "views/transpose-is-not-contiguous", S),
         (13, "views/myth-view-needs-contiguous", C),
+        (15, "views/negative-step-slicing-raises", S),
+        (17, "views/flip-copies", S),
+        (19, "views/in-place-write-to-expanded-tensor-raises", S),
+        (21, "views/permute-needs-every-dimension", S),
+        (23, "views/from-numpy-refuses-object-arrays", S),
     )
 }
 
@@ -80,6 +85,18 @@ def test_the_scanner_reads_the_view_reshape_and_contiguity_claims_in_three_langu
         # the error of view() itself, said of view() and reshape() together
         ("`view()` と違い `reshape()` は連続でないテンソルでもエラーにならない。", "ja"),
         ("연속적이지 않은 텐서에서는 `view()`가 오류를 내고 `reshape()`는 복사한다.", "ko"),
+        # true sentences near the new views claims
+        (
+            "`contiguous()` does not return the same tensor when the tensor is not already "
+            "contiguous.",
+            "en",
+        ),
+        ("NumPy supports a negative step such as `a[::-1]`.", "en"),
+        ("NumPy では `a[::-1]` のような負のステップが使える。", "ja"),
+        ("NumPy에서는 `a[::-1]` 같은 음수 스텝을 쓸 수 있다.", "ko"),
+        ("`np.flip` returns a view, but `torch.flip` copies.", "en"),
+        ("`expand()` does not allocate new memory.", "en"),
+        ("`permute()` does not copy the data.", "en"),
     ],
 )
 def test_true_sentences_about_view_and_reshape_are_not_contradicted(

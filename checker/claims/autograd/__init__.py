@@ -14,5 +14,7 @@ what several sections use: a small graph that saves tensors, and the error a cal
 #: The sections, in the order the page shows them.
 SECTIONS = (
     "backward",
+    "checking",
+    "leaves",
     "leaving",
 )

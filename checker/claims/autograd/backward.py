@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.claims.autograd._graph import _error, leaf_and_loss
 from checker.evidence import Measurement, Observation
@@ -75,67 +77,6 @@ SECOND_BACKWARD_RAISES = Claim(
             ),
         },
         unless={lang: _RETAIN_CASES for lang in ("en", "ja", "ko")},
-    ),
-)
-
-
-def probe_retain_graph_keeps(device: Device) -> Observation:
-    return _retain_rule(retain=True)
-
-
-def control_graph_freed(device: Device) -> Observation:
-    return _retain_rule(retain=False)
-
-
-def _retain_rule(retain: bool) -> Observation:
-    x, loss = leaf_and_loss()
-    node = loss.grad_fn.next_functions[0][0]  # MulBackward0, which saved x twice
-    loss.backward(retain_graph=retain)
-    read = _error(lambda: node._saved_self)
-    second = _error(loss.backward)
-    assert x.grad is not None
-    grad = [float(v) for v in x.grad.tolist()]
-    kind = "retained" if retain else "freed"
-    return Observation(
-        holds=read == "no error" and second == "no error" and grad == [4.0, 8.0],
-        rule="holds if, after loss.backward("
-        + ("retain_graph=True" if retain else "")
-        + "), the tensor the multiplication saved can still be read and a second "
-        "loss.backward() runs, leaving twice the gradient [2.0, 4.0]",
-        measurements=(
-            Measurement(f"ag-{kind}-saved-read", read, "exception"),
-            Measurement(f"ag-{kind}-second-backward", second, "exception"),
-            Measurement(f"ag-{kind}-grad", str(grad), "text"),
-        ),
-    )
-
-
-RETAIN_GRAPH_KEEPS_SAVED_TENSORS = Claim(
-    id="autograd/retain-graph-keeps-saved-tensors",
-    statement="With retain_graph=True, backward() keeps the tensors the graph saved, so a "
-    "second backward() through it runs and adds the same gradients again.",
-    expect=Expect.HOLDS,
-    probe=probe_retain_graph_keeps,
-    control=Control(
-        "a first call without retain_graph",
-        control_graph_freed,
-        measures=("ag-freed-saved-read", "ag-freed-second-backward", "ag-freed-grad"),
-    ),
-    devices=("cpu",),
-    measures=("ag-retained-saved-read", "ag-retained-second-backward", "ag-retained-grad"),
-    vocabulary=Vocabulary(
-        subjects=("retain_graph",),
-        predicates={
-            "en": ("keep", "retain", "twice", "second time", "multiple times", "again"),
-            "ja": ("保持", "残", "2回", "二回", "複数回", "もう一度", "再度"),
-            "ko": ("유지", "남", "두 번", "여러 번", "다시"),
-        },
-        unless={
-            # a freed graph, or the error a second call raises, is the other claim's case
-            "en": ("retain_graph=False", "retain_graph = False", "error", "raise"),
-            "ja": ("retain_graph=False", "retain_graph = False", "エラー", "例外"),
-            "ko": ("retain_graph=False", "retain_graph = False", "오류", "에러", "예외"),
-        },
     ),
 )
 
@@ -403,6 +344,74 @@ ANOMALY_DETECTION_MISSES_INF = Claim(
 )
 
 
+def probe_saved_output_is_another_object(device: Device) -> Observation:
+    return _unpacked_rule(saved="output")
+
+
+def control_saved_input_is_the_same_object(device: Device) -> Observation:
+    return _unpacked_rule(saved="input")
+
+
+def _unpacked_rule(saved: str) -> Observation:
+    import torch
+
+    x: Any = torch.tensor([1.0, 2.0], requires_grad=True)
+    original: Any
+    if saved == "output":
+        original = x.exp()
+        unpacked = original.grad_fn._saved_result  # exp saves its output
+    else:
+        original = x
+        unpacked = (x * torch.ones(2, requires_grad=True)).grad_fn._saved_self
+    same = unpacked is original
+    shares = unpacked.untyped_storage().data_ptr() == original.untyped_storage().data_ptr()
+    return Observation(
+        holds=not same and shares and bool(torch.equal(unpacked, original)),
+        rule="holds if the tensor autograd saved as "
+        + (
+            "the output of x.exp() (grad_fn._saved_result)"
+            if saved == "output"
+            else "the input x of x * w (grad_fn._saved_self)"
+        )
+        + " is another Python object than the original, with the same values over the same "
+        "memory",
+        measurements=(
+            Measurement(f"ag-saved-{saved}-same-object", same, "bool"),
+            Measurement(f"ag-saved-{saved}-shares-memory", shares, "bool"),
+        ),
+    )
+
+
+SAVED_OUTPUT_IS_ANOTHER_OBJECT = Claim(
+    id="autograd/saved-output-is-another-object",
+    statement="A tensor that autograd saved as the output of an operation, such as "
+    "grad_fn._saved_result of x.exp(), is another Python object than the output, over the "
+    "same memory.",
+    expect=Expect.HOLDS,
+    probe=probe_saved_output_is_another_object,
+    control=Control(
+        "a saved input, which comes back as the same object",
+        control_saved_input_is_the_same_object,
+        measures=("ag-saved-input-same-object", "ag-saved-input-shares-memory"),
+    ),
+    devices=("cpu",),
+    measures=("ag-saved-output-same-object", "ag-saved-output-shares-memory"),
+    vocabulary=Vocabulary(
+        subjects=("_saved_result",),
+        predicates={
+            "en": ("different object", "another object", "new object", "separate object"),
+            "ja": ("別のオブジェクト", "異なるオブジェクト", "別オブジェクト"),
+            "ko": ("다른 객체", "별개의 객체", "별도의 객체"),
+        },
+        opposites={
+            "en": ("same object", "same python object"),
+            "ja": ("同じオブジェクト",),
+            "ko": ("같은 객체",),
+        },
+    ),
+)
+
+
 def probe_reentrant_refuses_grad(device: Device) -> Observation:
     return _checkpoint_rule(call="torch.autograd.grad")
 
@@ -469,11 +478,11 @@ REENTRANT_CHECKPOINT_REFUSES_AUTOGRAD_GRAD = Claim(
 
 CLAIMS = (
     SECOND_BACKWARD_RAISES,
-    RETAIN_GRAPH_KEEPS_SAVED_TENSORS,
     GRADIENTS_ACCUMULATE,
     ZERO_GRAD_SETS_NONE,
     MYTH_ZERO_GRAD_ALLOWS_SECOND_BACKWARD,
     BACKWARD_NEEDS_A_SCALAR,
     ANOMALY_DETECTION_MISSES_INF,
+    SAVED_OUTPUT_IS_ANOTHER_OBJECT,
     REENTRANT_CHECKPOINT_REFUSES_AUTOGRAD_GRAD,
 )

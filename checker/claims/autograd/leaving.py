@@ -164,7 +164,74 @@ MYTH_EVAL_DISABLES_GRAD = Claim(
 )
 
 
+def probe_inference_tensor_version(device: Device) -> Observation:
+    return _version_rule(mode="inference_mode")
+
+
+def control_no_grad_tensor_version(device: Device) -> Observation:
+    return _version_rule(mode="no_grad")
+
+
+def _version_rule(mode: str) -> Observation:
+    import torch
+
+    with getattr(torch, mode)():
+        t = torch.ones(2)
+    error = _error(lambda: t._version)
+    kind = "inference" if mode == "inference_mode" else "no-grad"
+    return Observation(
+        holds=error.startswith("RuntimeError"),
+        rule=f"holds if reading _version of a tensor created under torch.{mode}() raises "
+        "RuntimeError",
+        measurements=(Measurement(f"ag-{kind}-version-error", error, "exception"),),
+    )
+
+
+INFERENCE_TENSORS_HAVE_NO_VERSION_COUNTER = Claim(
+    id="autograd/inference-tensors-have-no-version-counter",
+    statement="A tensor created under torch.inference_mode() has no version counter: reading "
+    "its _version raises an error.",
+    expect=Expect.HOLDS,
+    probe=probe_inference_tensor_version,
+    control=Control(
+        "a tensor created under torch.no_grad()",
+        control_no_grad_tensor_version,
+        measures=("ag-no-grad-version-error",),
+    ),
+    devices=("cpu",),
+    measures=("ag-inference-version-error",),
+    vocabulary=Vocabulary(
+        subjects=(
+            "inference_mode",
+            "inference tensor",
+            "Inference tensor",
+            "推論テンソル",
+            "추론 텐서",
+        ),
+        # the negation is part of each stem: "disables version counter bumps" is another fact
+        predicates={
+            "en": (
+                "no version counter",
+                "not have a version counter",
+                "not track version counter",
+                "not track a version counter",
+                "without a version counter",
+            ),
+            "ja": (
+                "バージョンカウンタを持たな",
+                "バージョンカウンタを持ちません",
+                "バージョンカウンタがな",
+                "バージョンカウンタを追跡しな",
+            ),
+            "ko": ("버전 카운터를 갖지 않", "버전 카운터가 없", "버전 카운터를 추적하지 않"),
+        },
+        denies=False,
+    ),
+)
+
+
 CLAIMS = (
     NUMPY_REFUSES_REQUIRES_GRAD,
     MYTH_EVAL_DISABLES_GRAD,
+    INFERENCE_TENSORS_HAVE_NO_VERSION_COUNTER,
 )

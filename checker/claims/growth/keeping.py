@@ -121,17 +121,46 @@ RETAIN_GRAPH_KEEPS_SAVED_TENSORS = Claim(
     ),
     devices=("cpu",),
     measures=("growth-retain-saved", "growth-retain-alive", "growth-retain-second-backward"),
+    # One claim for what the survey's posts say of retain_graph: it keeps the saved tensors
+    # (memory) and so allows a second backward (the autograd facts page points here).
     vocabulary=Vocabulary(
         subjects=("retain_graph",),
         predicates={
-            "en": ("keep", "memory", "saved tensor"),
-            "ja": ("保持", "メモリ", "保存されたテンソル"),
-            "ko": ("유지", "메모리", "저장된 텐서"),
+            "en": (
+                "keep",
+                "kept",
+                "memory",
+                "saved tensor",
+                "retain",
+                "twice",
+                "second time",
+                "multiple times",
+                "again",
+            ),
+            "ja": (
+                "保持",
+                "メモリ",
+                "保存されたテンソル",
+                "残",
+                "2回",
+                "二回",
+                "複数回",
+                "もう一度",
+                "再度",
+            ),
+            "ko": ("유지", "메모리", "저장된 텐서", "남", "두 번", "여러 번", "다시"),
         },
         opposites={
             "en": ("free",),
             "ja": ("解放",),
             "ko": ("해제",),
+        },
+        unless={
+            # a graph freed on purpose, or the error a second call raises without the flag,
+            # is autograd/second-backward-raises's case
+            "en": ("retain_graph=False", "retain_graph = False", "error", "raise"),
+            "ja": ("retain_graph=False", "retain_graph = False", "エラー", "例外"),
+            "ko": ("retain_graph=False", "retain_graph = False", "오류", "에러", "예외"),
         },
     ),
 )

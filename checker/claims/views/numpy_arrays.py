@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
-from checker.claims.views._tensors import _COPY, _SHARE, _allocated, _reaches
+from checker.claims.views._tensors import _COPY, _SHARE, _allocated, _error, _reaches
 from checker.evidence import Measurement, Observation
 from checker.typing import Device
 
@@ -128,7 +128,64 @@ AS_TENSOR_SHARES_WHEN_DTYPE_AND_DEVICE_MATCH = Claim(
 )
 
 
+def probe_from_numpy_object_array(device: Device) -> Observation:
+    return _object_rule("object")
+
+
+def control_from_numpy_float_array(device: Device) -> Observation:
+    return _object_rule("float64")
+
+
+def _object_rule(dtype: str) -> Observation:
+    import numpy as np
+    import torch
+
+    a = np.array([1.0, 2.0], dtype=dtype)
+    error = _error(lambda: torch.from_numpy(a)).splitlines()[0]
+    return Observation(
+        holds=error.startswith("TypeError"),
+        rule=f"holds if torch.from_numpy() of an array of dtype {dtype} raises TypeError",
+        measurements=(Measurement(f"vi-from-numpy-{dtype}-error", error, "exception"),),
+    )
+
+
+FROM_NUMPY_REFUSES_OBJECT_ARRAYS = Claim(
+    id="views/from-numpy-refuses-object-arrays",
+    statement="torch.from_numpy() raises an error for a NumPy array of dtype object.",
+    expect=Expect.HOLDS,
+    probe=probe_from_numpy_object_array,
+    control=Control(
+        "an array of dtype float64",
+        control_from_numpy_float_array,
+        measures=("vi-from-numpy-float64-error",),
+    ),
+    devices=("cpu",),
+    measures=("vi-from-numpy-object-error",),
+    vocabulary=Vocabulary(
+        subjects=("from_numpy",),
+        predicates={
+            "en": (
+                "error … object",
+                "raise … object",
+                "object … error",
+                "object … raise",
+                "object … TypeError",
+                "object … not supported",
+            ),
+            "ja": (
+                "object … エラー",
+                "object … 例外",
+                "object … TypeError",
+                "オブジェクト … エラー",
+            ),
+            "ko": ("object … 오류", "object … 에러", "object … TypeError", "객체 … 오류"),
+        },
+    ),
+)
+
+
 CLAIMS = (
     NUMPY_AND_FROM_NUMPY_SHARE_MEMORY,
     AS_TENSOR_SHARES_WHEN_DTYPE_AND_DEVICE_MATCH,
+    FROM_NUMPY_REFUSES_OBJECT_ARRAYS,
 )

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from checker.claim import Claim, Control, Expect, Vocabulary
-from checker.claims.views._tensors import _COPY, _SHARE, _grid
+from checker.claims.views._tensors import _COPY, _SHARE, _error, _grid
 from checker.evidence import Measurement, Observation
 from checker.measure import shares_storage
 from checker.typing import Device
@@ -53,4 +53,100 @@ TRANSPOSE_AND_EXPAND_ARE_VIEWS = Claim(
 )
 
 
-CLAIMS = (TRANSPOSE_AND_EXPAND_ARE_VIEWS,)
+def probe_permute_needs_every_dimension(device: Device) -> Observation:
+    return _permute_rule(device, dims=3)
+
+
+def control_permute_of_two_dimensions(device: Device) -> Observation:
+    return _permute_rule(device, dims=2)
+
+
+def _permute_rule(device: Device, dims: int) -> Observation:
+    x = _grid(device).reshape((1, 3, 4) if dims == 3 else (3, 4))
+    error = _error(lambda: x.permute(1, 0)).splitlines()[0]
+    return Observation(
+        holds=error.startswith("RuntimeError"),
+        rule=f"holds if permute(1, 0) of a tensor of {dims} dimensions raises RuntimeError",
+        measurements=(Measurement(f"vi-permute-{dims}d-error", error, "exception"),),
+    )
+
+
+PERMUTE_NEEDS_EVERY_DIMENSION = Claim(
+    id="views/permute-needs-every-dimension",
+    statement="permute() needs every dimension of the tensor: on a tensor of 3 dimensions, "
+    "permute(1, 0) raises an error.",
+    expect=Expect.HOLDS,
+    probe=probe_permute_needs_every_dimension,
+    control=Control(
+        "a tensor of 2 dimensions",
+        control_permute_of_two_dimensions,
+        measures=("vi-permute-2d-error",),
+    ),
+    measures=("vi-permute-3d-error",),
+    vocabulary=Vocabulary(
+        subjects=("permute(",),
+        predicates={
+            "en": ("every dimension", "all dimensions", "all the dimensions", "each dimension"),
+            "ja": ("すべての次元", "全ての次元", "全次元"),
+            "ko": ("모든 차원",),
+        },
+    ),
+)
+
+
+def probe_write_to_expanded(device: Device) -> Observation:
+    return _expanded_write_rule(device, cloned=False)
+
+
+def control_write_to_cloned_expansion(device: Device) -> Observation:
+    return _expanded_write_rule(device, cloned=True)
+
+
+def _expanded_write_rule(device: Device, cloned: bool) -> Observation:
+    e = _grid(device)[:1].expand(3, 4)
+    if cloned:
+        e = e.clone()
+    error = _error(lambda: e.add_(1.0)).splitlines()[0]
+    kind = "cloned" if cloned else "expanded"
+    return Observation(
+        holds=error.startswith("RuntimeError"),
+        rule="holds if add_(1.0) on x[:1].expand(3, 4)"
+        + (".clone()" if cloned else "")
+        + " raises RuntimeError",
+        measurements=(Measurement(f"vi-{kind}-add-error", error, "exception"),),
+    )
+
+
+IN_PLACE_WRITE_TO_EXPANDED_TENSOR_RAISES = Claim(
+    id="views/in-place-write-to-expanded-tensor-raises",
+    statement="An in-place operation on a tensor returned by expand() raises an error, because "
+    "several of its elements share one memory location; clone() it first.",
+    expect=Expect.HOLDS,
+    probe=probe_write_to_expanded,
+    control=Control(
+        "the expanded tensor cloned first",
+        control_write_to_cloned_expansion,
+        measures=("vi-cloned-add-error",),
+    ),
+    measures=("vi-expanded-add-error",),
+    vocabulary=Vocabulary(
+        subjects=("expand(",),
+        predicates={
+            "en": ("error", "raise"),
+            "ja": ("エラー", "例外"),
+            "ko": ("오류", "에러", "예외"),
+        },
+        requires={
+            "en": ("in-place", "in place", "add_("),
+            "ja": ("インプレース", "in-place", "書き込"),
+            "ko": ("인플레이스", "in-place", "제자리"),
+        },
+    ),
+)
+
+
+CLAIMS = (
+    TRANSPOSE_AND_EXPAND_ARE_VIEWS,
+    IN_PLACE_WRITE_TO_EXPANDED_TENSOR_RAISES,
+    PERMUTE_NEEDS_EVERY_DIMENSION,
+)

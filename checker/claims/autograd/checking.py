@@ -1,0 +1,275 @@
+"""Claims of "Checking and combining gradients" (docs/topics/autograd-facts.md,
+``(ag-checking)=``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from checker.claim import Claim, Control, Expect, Vocabulary
+from checker.evidence import Measurement, Observation
+from checker.typing import Device
+
+
+def probe_isfinite_flags_both(device: Device) -> Observation:
+    return _flags_rule(check="isfinite")
+
+
+def control_isnan_flags_both(device: Device) -> Observation:
+    return _flags_rule(check="isnan")
+
+
+def _flags_rule(check: str) -> Observation:
+    import torch
+
+    values = torch.tensor([1.0, float("inf"), float("nan")])
+    if check == "isfinite":
+        flagged = (~torch.isfinite(values)).tolist()
+        call = "~torch.isfinite(values)"
+    else:
+        flagged = torch.isnan(values).tolist()
+        call = "torch.isnan(values)"
+    return Observation(
+        holds=flagged == [False, True, True],
+        rule=f"holds if, for values = [1.0, inf, nan], {call} flags inf and nan and not 1.0",
+        measurements=(Measurement(f"ag-{check}-flags", str(flagged), "text"),),
+    )
+
+
+ISFINITE_FLAGS_INF_AND_NAN = Claim(
+    id="autograd/isfinite-flags-inf-and-nan",
+    statement="torch.isfinite() is False for both inf and nan, so one check finds every "
+    "non-finite gradient.",
+    expect=Expect.HOLDS,
+    probe=probe_isfinite_flags_both,
+    control=Control(
+        "torch.isnan() in place of torch.isfinite()",
+        control_isnan_flags_both,
+        measures=("ag-isnan-flags",),
+    ),
+    devices=("cpu",),
+    measures=("ag-isfinite-flags",),
+    vocabulary=Vocabulary(
+        subjects=("isfinite",),
+        predicates={
+            "en": ("inf … nan", "nan … inf", "both"),
+            "ja": ("inf … nan", "nan … inf", "両方"),
+            "ko": ("inf … nan", "nan … inf", "모두", "둘 다"),
+        },
+    ),
+)
+
+
+def probe_summed_losses(device: Device) -> Observation:
+    return _summed_rule(reset=False)
+
+
+def control_gradient_reset_between_losses(device: Device) -> Observation:
+    return _summed_rule(reset=True)
+
+
+def _summed_rule(reset: bool) -> Observation:
+    import torch
+
+    x: Any = torch.tensor([1.0, 2.0], requires_grad=True)
+    (x * x).sum().backward()
+    if reset:
+        x.grad = None
+    (3 * x).sum().backward()
+    assert x.grad is not None
+    separate = [float(v) for v in x.grad.tolist()]
+    x.grad = None
+    ((x * x).sum() + (3 * x).sum()).backward()
+    assert x.grad is not None
+    summed = [float(v) for v in x.grad.tolist()]
+    kind = "reset" if reset else "kept"
+    return Observation(
+        holds=separate == summed,
+        rule="holds if backward() of (x * x).sum() and then of (3 * x).sum()"
+        + (", with x.grad set to None between them," if reset else "")
+        + " leaves the same x.grad as one backward() of their sum",
+        measurements=(
+            Measurement(f"ag-losses-{kind}-separate-grad", str(separate), "text"),
+            Measurement(f"ag-losses-{kind}-summed-grad", str(summed), "text"),
+        ),
+    )
+
+
+SUMMED_LOSSES_GIVE_THE_SAME_GRADIENTS = Claim(
+    id="autograd/summed-losses-give-the-same-gradients",
+    statement="Adding two losses and calling backward() once leaves the same gradients as "
+    "calling backward() on each loss in turn.",
+    expect=Expect.HOLDS,
+    probe=probe_summed_losses,
+    control=Control(
+        "the gradient reset between the two separate calls",
+        control_gradient_reset_between_losses,
+        measures=("ag-losses-reset-separate-grad", "ag-losses-reset-summed-grad"),
+    ),
+    devices=("cpu",),
+    measures=("ag-losses-kept-separate-grad", "ag-losses-kept-summed-grad"),
+    vocabulary=Vocabulary(
+        subjects=("backward",),
+        predicates={
+            "en": ("same gradient",),
+            "ja": ("同じ勾配",),
+            "ko": ("같은 기울기", "같은 변화도", "같은 그래디언트"),
+        },
+        requires={"en": ("loss",), "ja": ("損失",), "ko": ("손실",)},
+    ),
+)
+
+
+def probe_create_graph_keeps_graph(device: Device) -> Observation:
+    return _kept_graph_rule(create_graph=True)
+
+
+def control_backward_frees_graph(device: Device) -> Observation:
+    return _kept_graph_rule(create_graph=False)
+
+
+def _kept_graph_rule(create_graph: bool) -> Observation:
+    import warnings
+
+    import torch
+
+    x: Any = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    with warnings.catch_warnings():  # backward warns of the cycle create_graph makes
+        warnings.simplefilter("ignore")
+        loss.backward(create_graph=create_graph)
+        try:
+            loss.backward()
+            second = "no error"
+        except RuntimeError as exc:
+            second = f"RuntimeError: {str(exc).splitlines()[0][:120]}"
+    kind = "create-graph" if create_graph else "plain"
+    return Observation(
+        holds=second == "no error",
+        rule="holds if, after loss.backward("
+        + ("create_graph=True" if create_graph else "")
+        + "), a second loss.backward() runs",
+        measurements=(Measurement(f"ag-{kind}-second-backward", second, "exception"),),
+    )
+
+
+CREATE_GRAPH_KEEPS_THE_GRAPH = Claim(
+    id="autograd/create-graph-keeps-the-graph",
+    statement="backward(create_graph=True) keeps the graph as retain_graph=True does, since "
+    "retain_graph defaults to the value of create_graph: a second backward() through it runs.",
+    expect=Expect.HOLDS,
+    probe=probe_create_graph_keeps_graph,
+    control=Control(
+        "backward() without create_graph",
+        control_backward_frees_graph,
+        measures=("ag-plain-second-backward",),
+    ),
+    devices=("cpu",),
+    measures=("ag-create-graph-second-backward",),
+    vocabulary=Vocabulary(
+        subjects=("create_graph",),
+        predicates={
+            "en": ("retain_graph", "keeps the graph", "graph is kept", "twice", "second time"),
+            "ja": ("retain_graph", "グラフを保持", "グラフが保持", "2回", "二回", "再度"),
+            "ko": ("retain_graph", "그래프를 유지", "그래프가 유지", "두 번", "다시"),
+        },
+        # an explicit retain_graph=False frees it, and the leak is another claim's case
+        unless={
+            lang: ("retain_graph=False", "retain_graph = False", "leak", "リーク", "누수")
+            for lang in ("en", "ja", "ko")
+        },
+    ),
+)
+
+
+def probe_create_graph_cycle(device: Device) -> Observation:
+    return _cycle_rule(create_graph=True)
+
+
+def control_backward_without_create_graph(device: Device) -> Observation:
+    return _cycle_rule(create_graph=False)
+
+
+def _cycle_rule(create_graph: bool) -> Observation:
+    import gc
+    import warnings
+    import weakref
+
+    import torch
+
+    collecting = gc.isenabled()
+    gc.disable()  # the collector runs only where the rule calls it
+    try:
+        p: Any = torch.nn.Parameter(torch.ones(3))
+        alive = weakref.ref(p)
+        with warnings.catch_warnings():  # backward warns of the cycle it makes
+            warnings.simplefilter("ignore")
+            (p * p).sum().backward(create_graph=create_graph)
+        del p
+        after_del = alive() is not None
+        gc.collect()
+        after_collect = alive() is not None
+        if after_collect:
+            kept = alive()
+            assert kept is not None
+            kept.grad = None  # breaks the cycle
+            del kept
+        after_reset = alive() is not None
+    finally:
+        if collecting:
+            gc.enable()
+    kind = "create-graph" if create_graph else "default"
+    return Observation(
+        holds=after_del and after_collect and not after_reset,
+        rule="holds if, after (p * p).sum().backward("
+        + ("create_graph=True" if create_graph else "")
+        + ") on a parameter p, p stays alive after its last reference is deleted and after "
+        "gc.collect(), and is freed once its .grad is set to None",
+        measurements=(
+            Measurement(f"ag-{kind}-alive-after-del", after_del, "bool"),
+            Measurement(f"ag-{kind}-alive-after-collect", after_collect, "bool"),
+            Measurement(f"ag-{kind}-alive-after-grad-reset", after_reset, "bool"),
+        ),
+    )
+
+
+CREATE_GRAPH_KEEPS_PARAMETERS_ALIVE = Claim(
+    id="autograd/create-graph-keeps-parameters-alive",
+    statement="backward(create_graph=True) makes a reference cycle between a parameter and its "
+    ".grad: the parameter outlives its last reference, even through gc.collect(), until its "
+    ".grad is set to None.",
+    expect=Expect.HOLDS,
+    probe=probe_create_graph_cycle,
+    control=Control(
+        "backward() without create_graph",
+        control_backward_without_create_graph,
+        measures=(
+            "ag-default-alive-after-del",
+            "ag-default-alive-after-collect",
+            "ag-default-alive-after-grad-reset",
+        ),
+    ),
+    devices=("cpu",),
+    measures=(
+        "ag-create-graph-alive-after-del",
+        "ag-create-graph-alive-after-collect",
+        "ag-create-graph-alive-after-grad-reset",
+    ),
+    vocabulary=Vocabulary(
+        subjects=("create_graph",),
+        predicates={
+            "en": ("leak", "reference cycle", "cycle"),
+            "ja": ("リーク", "循環参照", "参照の循環"),
+            "ko": ("누수", "순환 참조", "참조 순환"),
+        },
+        # torch.autograd.grad(..., create_graph=True) stores nothing in .grad
+        unless={lang: ("autograd.grad",) for lang in ("en", "ja", "ko")},
+    ),
+)
+
+
+CLAIMS = (
+    ISFINITE_FLAGS_INF_AND_NAN,
+    SUMMED_LOSSES_GIVE_THE_SAME_GRADIENTS,
+    CREATE_GRAPH_KEEPS_THE_GRAPH,
+    CREATE_GRAPH_KEEPS_PARAMETERS_ALIVE,
+)
