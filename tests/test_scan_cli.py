@@ -24,6 +24,7 @@ FINDING_KEYS = {
     "evidence",
     "link",
     "repaired",
+    "measured",
 }
 SUMMARY_COUNTS = {"contradicted", "supported", "broken", "needs-cuda", "unverified"}
 

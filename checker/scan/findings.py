@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from checker.scan.claim_evidence import ClaimEvidence
+
 
 class FindingVerdict(enum.Enum):
     #: The article says the opposite of what was measured, or prints other than it shows.
@@ -50,6 +52,9 @@ class ScanFinding:
     link: str | None = None
     #: For snippets: the result comes from code whose indentation the scanner repaired.
     repaired: bool = False
+    #: For a statement of a claim: the evidence as data (probe and control measurements with
+    #: their units, per device), which a page renders in its own language.
+    measured: ClaimEvidence | None = None
 
 
 @dataclass(frozen=True)

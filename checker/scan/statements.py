@@ -25,9 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from checker.claim import Claim
-from checker.evidence import Outcome
-from checker.report import evidence_summary
 from checker.scan import order, table
+from checker.scan.decide import decide
 from checker.scan.document import Block, BlockKind
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.history import History
@@ -35,7 +34,7 @@ from checker.scan.raising import run_judges
 from checker.scan.subjects import case_of_paragraph, joined, names_code, pointed_back
 from checker.text import languages, reading
 from checker.typing import Lang
-from checker.verdict import Status, Verdict
+from checker.verdict import Verdict
 
 _TORCH_NAME = re.compile(r"\btorch\.[A-Za-z_][\w.]*")
 
@@ -405,10 +404,12 @@ def judge(
     if said is not None:  # a claim about order: the order the sentence states decides
         said = said if inside % 2 == 0 else not said  # "do not clip before unscale_"
         agrees = said and (agrees or not opposite)  # an opposite predicate still denies
-    verdict, evidence = _decide(claim, agrees, verdicts.get(claim.id, ()), history or History())
+    verdict, evidence, measured = decide(
+        claim, agrees, verdicts.get(claim.id, ()), history or History()
+    )
     stance = "agrees with" if agrees else "denies"
     evidence = f"{stance} '{claim.statement}' — {evidence}"
-    return finding(verdict, evidence)
+    return dataclasses.replace(finding(verdict, evidence), measured=measured)
 
 
 def _contrasted(text: str, at: int, subject: str, lang: str) -> bool:
@@ -543,6 +544,9 @@ def confirmed_in_source(
         verdict=FindingVerdict.UNVERIFIED,
         evidence=f"{finding.evidence} — but its English source is not contradicted; whether "
         "the translation says the same is checked by 'python -m checker i18n'",
+        measured=dataclasses.replace(finding.measured, source_not_contradicted=True)
+        if finding.measured is not None
+        else None,
     )
 
 
@@ -557,37 +561,3 @@ def statement_denies(claim: Claim) -> bool:
     if not reading.stem_spans(claim.statement, "en", stems):
         return False  # the statement words it otherwise; say 'denies=True' where it denies
     return reading.predicate_negated(claim.statement, "en", stems)
-
-
-def _decide(
-    claim: Claim, asserts: bool, verdicts: Sequence[Verdict], history: History
-) -> tuple[FindingVerdict, str]:
-    decided: list[tuple[bool, str]] = []
-    reasons: list[str] = []
-    for verdict in verdicts:
-        evidence = verdict.evidence
-        if verdict.status is Status.ERROR or evidence is None:
-            if verdict.device in claim.devices:
-                reasons.append(f"{verdict.device}: {verdict.reason.splitlines()[0]}")
-            continue
-        holds = evidence.outcome is Outcome.HOLDS
-        origin = ""
-        if verdict.status is Status.NOT_RUN:
-            origin = (
-                f", recorded on {evidence.device_name} with torch {evidence.torch_version} "
-                f"({evidence.measured_at[:10]})"
-            )
-        summary = evidence_summary(Verdict(claim, verdict.device, evidence.outcome, evidence))
-        word = "holds" if holds else "fails"
-        decided.append((holds, f"{verdict.device}: {word}{origin}; {summary}"))
-    if not decided:
-        if claim.devices == ("cuda",):
-            return FindingVerdict.NEEDS_CUDA, "only meaningful on CUDA; no CUDA evidence here"
-        return FindingVerdict.UNVERIFIED, "no evidence: " + ("; ".join(reasons) or "probe not run")
-    measured = "; ".join(text for _, text in decided)
-    if any(holds != asserts for holds, _ in decided):
-        older = history.agreed(claim.id, asserts)
-        if older is not None:  # the article was right when it was written
-            return FindingVerdict.OUTDATED, f"{older}; {measured}"
-        return FindingVerdict.CONTRADICTED, measured
-    return FindingVerdict.SUPPORTED, measured
