@@ -25,6 +25,7 @@ FINDING_KEYS = {
     "link",
     "repaired",
     "measured",
+    "said",
 }
 SUMMARY_COUNTS = {"contradicted", "supported", "broken", "needs-cuda", "unverified"}
 

@@ -29,10 +29,11 @@ from tests.helpers import ROOT
 from tests.service_helpers import config
 
 CLAIM = "saved-tensors/myth-disable-reduces-memory"
-#: A Japanese sentence stating the myth (the docs' own translation of its statement).
+#: A Japanese sentence stating the myth (the docs' own translation of its statement), and
+#: one that names an API but states no claim.
 ARTICLE = (
     "# メモ\n\n`torch.autograd.graph.disable_saved_tensors_hooks` の中でモデルを実行すると、"
-    "autograd のメモリ使用量が削減されます。\n"
+    "autograd のメモリ使用量が削減されます。\n\n`torch.nn.Linear` は全結合層を作ります。\n"
 )
 #: A message of ``topics/views-and-inplace`` whose translation turns one 1024 into 2048.
 ENGLISH = (
@@ -95,6 +96,25 @@ def test_a_findings_page_shows_measured_bytes_as_the_docs_do(
     statement = statement_in(ROOT, CLAIM, lang)
     assert statement is not None and statement.split("`")[-1] in page
     assert "· ja\n" in page  # the meta line names the language detected, not "auto"
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"),
+    [
+        ("en", "names a PyTorch API but states none of the known claims"),
+        ("ja", "PyTorch の API に触れていますが、既知の主張のどれも述べていません"),
+        ("ko", "PyTorch API를 언급하지만 알려진 주장 중 어느 것도 진술하지 않습니다"),
+    ],
+)
+def test_a_finding_without_measurements_is_worded_in_the_pages_language(
+    scanned: tuple[TestClient, str], lang: str, shown: str
+) -> None:
+    client, job_id = scanned
+    findings = client.get(f"/api/scan/{job_id}").json()["findings"]
+    [unmatched] = [f for f in findings if f["claim"] is None]
+    assert (unmatched["line"], unmatched["verdict"]) == (5, "unverified")
+    page = html.unescape(client.get(f"/results/{job_id}?ui={lang}").text)
+    assert f'<p class="evidence">{shown}</p>' in page
 
 
 def test_the_english_page_shows_the_same_evidence_in_english(

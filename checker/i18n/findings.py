@@ -8,11 +8,11 @@ severity. Errors fail the gate; warnings are shown and do not.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from checker.text.fields import fill
+from checker.text.said import Said, said
+
+__all__ = ["Check", "Said", "Severity", "TranslationFinding", "said"]
 
 
 class Severity(enum.Enum):
@@ -225,50 +225,3 @@ class TranslationFinding:
     @property
     def is_error(self) -> bool:
         return self.severity is Severity.ERROR
-
-
-@dataclass(frozen=True)
-class Said:
-    """A finding's message as a template (English, with ``{fields}``) and the values of its
-    fields. Every template is a literal in a call of :func:`said`, so that the service's
-    catalog can list and translate them (:mod:`checker.service.ui`)."""
-
-    template: str
-    values: tuple[tuple[str, str | Said], ...] = ()
-
-    @property
-    def english(self) -> str:
-        return fill(self.template, {k: _english(v) for k, v in self.values})
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "template": self.template,
-            "values": {k: v if isinstance(v, str) else v.to_dict() for k, v in self.values},
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Said:
-        values = data.get("values") or {}
-        return cls(
-            str(data["template"]),
-            tuple(
-                (str(k), v if isinstance(v, str) else cls.from_dict(v)) for k, v in values.items()
-            ),
-        )
-
-
-#: A value of a :class:`Said`: text as the check found it (a quote, a number, code), or a
-#: sentence of its own.
-SaidValue = str | Said
-
-
-def said(template: str, **values: SaidValue | int) -> Said:
-    """The sentence ``template`` (a literal: the service's catalog extracts it) with its
-    fields' ``values``."""
-    return Said(
-        template, tuple((k, v if isinstance(v, Said) else str(v)) for k, v in values.items())
-    )
-
-
-def _english(value: str | Said) -> str:
-    return value if isinstance(value, str) else value.english

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from checker.scan.claim_evidence import ClaimEvidence
+from checker.text.said import Said
 
 
 class FindingVerdict(enum.Enum):
@@ -55,6 +56,9 @@ class ScanFinding:
     #: For a statement of a claim: the evidence as data (probe and control measurements with
     #: their units, per device), which a page renders in its own language.
     measured: ClaimEvidence | None = None
+    #: :attr:`evidence` as a template and its values, where the scanner words it so: what a
+    #: page in another language translates.
+    said: Said | None = None
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ translates it, each measured value with its unit formatted by the docs' own form
 (:func:`checker.sphinx.formatting.value`: "4,587,524 バイト"), the measurement's key as code,
 the decision rule, the control's label and the outcomes as the extension's catalog
 translates them. The page's own words around them (agrees, denies, no evidence) are the
-template's; here only data, never markup. And a translation gate finding's message
-(its ``said``: a template and its values) as the service's catalog translates it."""
+template's; here only data, never markup. And a finding's message (its ``said``: a
+template and its values) as the service's catalog translates it."""
 
 from __future__ import annotations
 
@@ -179,21 +179,28 @@ def _statements(root: Path, lang: str) -> dict[str, str]:
     return found
 
 
-def gate_message(finding: Mapping[str, Any], lang: str) -> str:
-    """A translation gate finding's message in ``lang``: its template (``said``) as the
-    service's catalog translates it, filled with its values, a value that is a sentence of
-    its own translated too; the English message where the finding has no template."""
+def said_in(finding: Mapping[str, Any], lang: str, root: Path) -> str:
+    """A finding's message (the gate's) or evidence (the scanner's) in ``lang``: its
+    template (``said``) as the service's catalog translates it, filled with its values, a
+    value that is a sentence of its own translated too, a claim's statement as the docs page
+    of ``lang`` states it; the English where the finding has no template."""
     said = finding.get("said")
+    english = str(finding.get("message", finding.get("evidence", "")))
     if not said or lang == "en":
-        return str(finding.get("message", ""))
+        return english
     from checker.service.ui import translations
 
-    return _translated(said, translations(lang).gettext)
+    statement = statement_in(root, str(finding.get("claim") or ""), lang)
+    return _translated(said, translations(lang).gettext, statement)
 
 
-def _translated(said: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
+def _translated(
+    said: Mapping[str, Any], gettext: Callable[[str], str], statement: str | None
+) -> str:
     values = {
-        name: value if isinstance(value, str) else _translated(value, gettext)
+        name: value if isinstance(value, str) else _translated(value, gettext, statement)
         for name, value in (said.get("values") or {}).items()
     }
+    if statement is not None and "statement" in values:
+        values["statement"] = statement.replace("`", "").rstrip("。.")
     return fill(gettext(str(said["template"])), values)

@@ -86,7 +86,9 @@ def _extraction(
             msgid,
             None,
             (f"{where}:{line}",),
-            "translation gate message" if where.startswith("checker/i18n/") else "service page",
+            "a finding's message"
+            if where.startswith(("checker/i18n/", "checker/scan/"))
+            else "service page",
         )
         for where, line, msgid in _sources()
     )
@@ -95,8 +97,8 @@ def _extraction(
 
 def messages() -> Iterator[tuple[int, str, str | None]]:
     """Every message of the pages: ``(line, msgid, context)``, the templates' (Jinja2's own
-    extractor), then the refusals' (:func:`refusals`) and the translation gate's messages
-    (:func:`gate_sentences`)."""
+    extractor), then the refusals' (:func:`refusals`) and the messages of the translation
+    gate and the scanner (:func:`sentences`)."""
     for _where, line, msgid in _sources():
         yield line, msgid, None
 
@@ -117,7 +119,7 @@ def _sources() -> Iterator[tuple[str, int, str]]:
                     yield where, line, message[0]
     for source, at, sentence in refusals():
         yield f"checker/service/{source.name}", at, sentence
-    for source, at, sentence in gate_sentences():
+    for source, at, sentence in sentences():
         yield source.relative_to(TEMPLATES.parent.parent.parent).as_posix(), at, sentence
 
 
@@ -140,16 +142,17 @@ def refusals(folder: Path = TEMPLATES.parent) -> Iterator[tuple[Path, int, str]]
             yield path, node.lineno, template.value
 
 
-def gate_sentences(folder: Path | None = None) -> Iterator[tuple[Path, int, str]]:
-    """``(file, line, template)`` of every :func:`~checker.i18n.findings.said` in the
-    translation gate's code: the gate's messages a findings page shows in its language; a
-    template that is not a literal is a ``ValueError``."""
+#: The parts of the package whose findings a page shows: the translation gate, the scanner.
+SAYING = ("i18n", "scan")
+
+
+def sentences(package: Path = TEMPLATES.parent.parent) -> Iterator[tuple[Path, int, str]]:
+    """``(file, line, template)`` of every :func:`~checker.text.said.said` in the code of the
+    translation gate and the scanner: their messages, which a findings page shows in its
+    language; a template that is not a literal is a ``ValueError``."""
     import ast
 
-    import checker.i18n
-
-    root = folder or Path(checker.i18n.__file__).parent
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(p for part in SAYING for p in (package / part).rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             if not isinstance(node, ast.Call) or getattr(node.func, "id", None) != "said":
                 continue
