@@ -205,8 +205,8 @@ def test_a_polarity_change_among_several_negations_is_an_error() -> None:
     [finding] = [f for check in TRANSLATION_CHECKS for f in check(message)]
     assert (finding.check, finding.severity.value) == (Check.CLAIM_NEGATION, "error")
     assert finding.message == (
-        "claim sample/hooks-do-not-reduce-memory: the English statement holds 2 negation(s), "
-        "the translation 1: a negation added or dropped flips the claim or hides a flip "
+        "claim sample/hooks-do-not-reduce-memory: negations in the English statement: 2, in the "
+        "translation: 1; a negation added or dropped flips the claim or hides a flip "
         "(negation: ません)"
     )
 

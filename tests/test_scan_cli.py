@@ -24,6 +24,8 @@ FINDING_KEYS = {
     "evidence",
     "link",
     "repaired",
+    "measured",
+    "said",
 }
 SUMMARY_COUNTS = {"contradicted", "supported", "broken", "needs-cuda", "unverified"}
 

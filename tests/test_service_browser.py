@@ -1,7 +1,8 @@
 """The service's pages in a real headless Chromium (selenium, the system's chromedriver), on
 ``python -m checker serve`` started on loopback: submit a corpus article and see its findings
 beside its lines; submit a catalog with an injected ``<script>`` and see it refused (shown as
-text, never run); the claims index; a queued check's place in the line and an unknown
+text, never run); a finding's measured evidence in en, ja and ko, values with their units as
+the docs write them; the claims index; a queued check's place in the line and an unknown
 address as pages in en, ja and ko; the API reference under the pages' content security
 policy. Screenshots go to ``_build/screenshots/service/`` (a CI
 artifact, as for tests/test_browser.py). Skipped only where Chromium or its driver is absent
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -114,6 +117,44 @@ def test_a_catalog_with_an_injected_script_is_refused(
     assert len(html_findings) == 10
     browser.execute_script("window.scrollTo(0, 0)")
     _screenshot(browser, "translation-refused")
+
+
+#: A Japanese article stating a myth whose probe measures bytes.
+MEASURED_ARTICLE = (
+    "# メモ\n\n`torch.autograd.graph.disable_saved_tensors_hooks` の中でモデルを実行すると、"
+    "autograd のメモリ使用量が削減されます。\n"
+)
+#: A byte count as each language's docs write it.
+BYTE_COUNT = {
+    "en": r"\d{1,3}(?:,\d{3})+ bytes",
+    "ja": r"\d{1,3}(?:,\d{3})+ バイト",
+    "ko": r"\d{1,3}(?:,\d{3})+바이트",
+}
+
+
+def test_a_findings_evidence_reads_as_the_docs_in_each_language(
+    service: RunningService, browser: Any, tmp_path: Path
+) -> None:
+    article = tmp_path / "memo.md"
+    article.write_text(MEASURED_ARTICLE, encoding="utf-8")
+    browser.get(service.url + "/?ui=en")
+    browser.find_element("id", "file").send_keys(str(article))
+    browser.find_element("id", "submit-article").click()
+    _wait(browser, "#findings")
+    address = browser.current_url.split("?")[0]
+    for lang in LANGS:
+        browser.get(f"{address}?ui={lang}")
+        evidence = _wait(browser, ".claim-evidence")
+        shown = evidence.text
+        assert len(re.findall(BYTE_COUNT[lang], shown)) == 8, shown
+        assert "st-held-disable=" not in shown
+        keys = [c.text for c in evidence.find_elements("css selector", "li code")]
+        assert keys[:2] == ["st-held-disable", "st-peak-disable"]
+        if lang != "en":
+            assert "The sentence" not in shown and "holds if" not in shown
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", evidence)
+        _screenshot(browser, f"evidence-{lang}")
+    browser.get(service.url + "/?ui=en")
 
 
 def test_the_claims_index_lists_every_claim_with_its_devices(

@@ -10,6 +10,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from checker.text.said import Said, said
+
+__all__ = ["Check", "Said", "Severity", "TranslationFinding", "said"]
+
 
 class Severity(enum.Enum):
     """How a finding counts: errors fail ``python -m checker i18n``, warnings do not."""
@@ -214,6 +218,9 @@ class TranslationFinding:
     #: The English message and its translation, when the finding is about one entry.
     msgid: str = ""
     msgstr: str = ""
+    #: :attr:`message` as a sentence with fields and their values, where the check wrote it
+    #: so: what a page translates (the service's findings page), never the filled English.
+    said: Said | None = None
 
     @property
     def is_error(self) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from checker.claim import Claim
-from checker.i18n.findings import Check, Severity, TranslationFinding
+from checker.i18n.findings import Check, Said, Severity, TranslationFinding
 from checker.i18n.glossary import Glossary
 from checker.i18n.markup import Inventory, inventory
 from checker.text.po import Entry
@@ -51,9 +51,16 @@ class Message:
         return inventory(self.translation)
 
     def finding(
-        self, check: Check, message: str, *, line: int = 0, severity: Severity | None = None
+        self,
+        check: Check,
+        message: str | Said,
+        *,
+        line: int = 0,
+        severity: Severity | None = None,
     ) -> TranslationFinding:
-        """A finding about this message, on its ``msgstr`` line unless ``line`` is given."""
+        """A finding about this message, on its ``msgstr`` line unless ``line`` is given;
+        ``message`` as a :class:`Said` where the check words it for translation."""
+        sentence = message if isinstance(message, Said) else None
         return TranslationFinding(
             path=self.path,
             line=line or self.entry.msgstr_line,
@@ -61,9 +68,10 @@ class Message:
             page=self.page,
             check=check,
             severity=severity or check.severity,
-            message=message,
+            message=sentence.english if sentence is not None else str(message),
             msgid=self.entry.msgid,
             msgstr=self.translation,
+            said=sentence,
         )
 
 

@@ -114,6 +114,8 @@ def _finding(finding: TranslationFinding) -> dict[str, Any]:
         "message": finding.message,
         "msgid": finding.msgid,
         "msgstr": finding.msgstr,
+        # the message as a template and its values, for a page in another language
+        "said": finding.said.to_dict() if finding.said is not None else None,
     }
 
 

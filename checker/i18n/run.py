@@ -19,7 +19,7 @@ from checker.i18n import generated
 from checker.i18n.checks import TRANSLATION_CHECKS, UNUSED_TRANSLATION_CHECKS, consistency
 from checker.i18n.checks.code import check_code_entry
 from checker.i18n.checks.completeness import PageCoverage, missing_catalog, missing_messages
-from checker.i18n.findings import Check, Severity, TranslationFinding
+from checker.i18n.findings import Check, Severity, TranslationFinding, said
 from checker.i18n.generated import GeneratedCatalog
 from checker.i18n.glossary import Glossary, GlossaryError, load_glossary
 from checker.i18n.message import EntryCheck, Message
@@ -387,22 +387,26 @@ def _check_entry(
         ctx.sources.claims.get(claim_id or ""),
         ctx.glossary,
     )
-    update = f"run 'nox -s translation -- {where.lang}'"
     if entry.obsolete:
-        yield message.finding(Check.OBSOLETE, "an obsolete (#~) entry: delete it", line=entry.line)
+        yield message.finding(
+            Check.OBSOLETE, said("an obsolete (#~) entry: delete it"), line=entry.line
+        )
     elif where.template is not None and (entry.msgctxt, entry.msgid) not in where.template:
-        text = f"the English no longer has this message: {update}"
+        text = said(
+            "the English no longer has this message: run 'nox -s translation -- {lang}'",
+            lang=where.lang,
+        )
         yield message.finding(Check.OUT_OF_DATE, text, line=entry.msgid_line)
     elif ctx.sources.is_code(where.page, entry.msgid):
         yield from check_code_entry(message)
     elif entry.fuzzy:
-        text = (
+        text = said(
             "marked fuzzy: check the translation against the changed English, then remove the flag"
         )
         yield message.finding(Check.FUZZY, text, line=entry.flags_line or entry.line)
         yield from _run(UNUSED_TRANSLATION_CHECKS, _forms(message))
     elif not entry.translated:
-        yield message.finding(Check.UNTRANSLATED, "not translated yet")
+        yield message.finding(Check.UNTRANSLATED, said("not translated yet"))
     else:
         yield from _run(TRANSLATION_CHECKS, _forms(message))
         if claim_id is not None:
@@ -419,9 +423,13 @@ def _approval(ctx: _Context, message: Message, claim_id: str) -> Iterator[Transl
         return
     yield message.finding(
         Check.CLAIM_APPROVAL,
-        f"claim {claim_id}: this translation of the statement has not been reviewed (it is "
-        "new, or it or its English changed since): review it against the English, then run "
-        f"'python -m checker i18n --approve-claims' and commit {approvals_mod.FILE_NAME}",
+        said(
+            "claim {claim}: this translation of the statement has not been reviewed (it is "
+            "new, or it or its English changed since): review it against the English, then "
+            "run 'python -m checker i18n --approve-claims' and commit {file}",
+            claim=claim_id,
+            file=approvals_mod.FILE_NAME,
+        ),
     )
 
 

@@ -8,6 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from checker.scan.claim_evidence import ClaimEvidence
+from checker.text.said import Said
+
 
 class FindingVerdict(enum.Enum):
     #: The article says the opposite of what was measured, or prints other than it shows.
@@ -50,6 +53,12 @@ class ScanFinding:
     link: str | None = None
     #: For snippets: the result comes from code whose indentation the scanner repaired.
     repaired: bool = False
+    #: For a statement of a claim: the evidence as data (probe and control measurements with
+    #: their units, per device), which a page renders in its own language.
+    measured: ClaimEvidence | None = None
+    #: :attr:`evidence` as a template and its values, where the scanner words it so: what a
+    #: page in another language translates.
+    said: Said | None = None
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from checker.versions import adjacent
+from checker.versions import ReleaseChange
 
 SCHEMA = "checker.versions/1"
 #: Where the file lives in the project.
@@ -31,6 +31,17 @@ class History:
         different result: ``"true up to 2.4.1, false since 2.5.1"`` between adjacent releases,
         ``"true on 2.5.1, false by 2.8.0 at the latest"`` where the sampled releases skip some;
         else ``None``."""
+        found = self.change(claim_id, holds)
+        if found is None:
+            return None
+        if found.exact:
+            return f"true up to torch {found.previous}, false since torch {found.release}"
+        # the sampled releases skip some: they only bound the change
+        return f"true on torch {found.previous}, false by torch {found.release} at the latest"
+
+    def change(self, claim_id: str, holds: bool) -> ReleaseChange | None:
+        """The change after the last release where the probe found ``holds``, when the newest
+        release found the other outcome; else ``None``."""
         found = self.outcomes.get(claim_id, {})
         decided = [
             (r, found[r] == "holds") for r in self.releases if found.get(r) in ("holds", "fails")
@@ -41,11 +52,8 @@ class History:
         if not agreeing:
             return None
         last = agreeing[-1]
-        true_on, false_on = decided[last][0], decided[last + 1][0]
-        if adjacent(true_on, false_on):
-            return f"true up to torch {true_on}, false since torch {false_on}"
-        # the sampled releases skip some: they only bound the change
-        return f"true on torch {true_on}, false by torch {false_on} at the latest"
+        words = ("holds", "fails") if holds else ("fails", "holds")
+        return ReleaseChange(words[1], decided[last + 1][0], decided[last][0], words[0])
 
 
 def load(project_root: Path) -> History:

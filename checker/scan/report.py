@@ -1,8 +1,11 @@
 """Rendering a :class:`~checker.scan.findings.ScanResult`: text, JSON, GitHub annotations.
 
 The JSON document is ``{"findings": [{"path", "line", "lang", "kind", "verdict", "claim",
-"evidence", "link"}], "summary": {...}}``: those keys exactly, per finding. Repaired snippets
-say so at the start of their evidence.
+"quote", "evidence", "link", "repaired", "measured", "said"}], "summary": {...}}``: those keys
+exactly, per finding; ``measured`` is a claim finding's evidence as data
+(:class:`~checker.scan.claim_evidence.ClaimEvidence`), ``said`` the evidence as a template and
+its values where the scanner words it so, each ``null`` otherwise. Repaired snippets say so at
+the start of their evidence.
 """
 
 from __future__ import annotations
@@ -76,6 +79,8 @@ def render_json(result: ScanResult) -> str:
                 "evidence": f.evidence,
                 "link": f.link,
                 "repaired": f.repaired,
+                "measured": f.measured.to_dict() if f.measured is not None else None,
+                "said": f.said.to_dict() if f.said is not None else None,
             }
             for f in result.findings
         ],

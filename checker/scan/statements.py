@@ -25,17 +25,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from checker.claim import Claim
-from checker.evidence import Outcome
-from checker.report import evidence_summary
 from checker.scan import order, table
+from checker.scan.decide import decide
 from checker.scan.document import Block, BlockKind
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.history import History
 from checker.scan.raising import run_judges
 from checker.scan.subjects import case_of_paragraph, joined, names_code, pointed_back
 from checker.text import languages, reading
+from checker.text.said import Said, said
 from checker.typing import Lang
-from checker.verdict import Status, Verdict
+from checker.verdict import Verdict
 
 _TORCH_NAME = re.compile(r"\btorch\.[A-Za-z_][\w.]*")
 
@@ -347,6 +347,7 @@ def judge(
 ) -> ScanFinding:
     quote = mention.quote
     if mention.mention is None:
+        unmatched = said("names a PyTorch API but states none of the known claims")
         return ScanFinding(
             path,
             mention.line,
@@ -354,11 +355,12 @@ def judge(
             "claim",
             FindingVerdict.UNVERIFIED,
             quote,
-            "names a PyTorch API but states none of the known claims",
+            unmatched.english,
+            said=unmatched,
         )
     claim = mention.mention.claim
 
-    def finding(verdict: FindingVerdict, evidence: str) -> ScanFinding:
+    def finding(verdict: FindingVerdict, evidence: str | Said) -> ScanFinding:
         return ScanFinding(
             path,
             mention.line,
@@ -366,9 +368,10 @@ def judge(
             "claim",
             verdict,
             quote,
-            evidence,
+            evidence if isinstance(evidence, str) else evidence.english,
             claim.id,
             link(claim.id, mention.lang),
+            said=None if isinstance(evidence, str) else evidence,
         )
 
     lang: Lang = mention.read_in or mention.lang  # type: ignore[assignment]
@@ -382,7 +385,12 @@ def judge(
     doubt = indirect(mention.sentence, lang, claim, opposite, mention.reason_at)
     if doubt:
         return finding(
-            FindingVerdict.UNVERIFIED, f"mentions '{claim.statement}', but {doubt}: not judged"
+            FindingVerdict.UNVERIFIED,
+            said(
+                "mentions '{statement}', but {doubt}: not judged",
+                statement=claim.statement,
+                doubt=doubt,
+            ),
         )
     prose = reading.normalise(mention.sentence)
     near = prose.find(mention.mention.subject)
@@ -392,8 +400,11 @@ def judge(
     if (outside and languages.language(lang).verb_final) or inside > 1:
         return finding(
             FindingVerdict.UNVERIFIED,
-            f"mentions '{claim.statement}', but with {inside + outside} negations its polarity "
-            "is unclear",
+            said(
+                "mentions '{statement}', but with {count} negations its polarity is unclear",
+                statement=claim.statement,
+                count=inside + outside,
+            ),
         )
     # the predicate nearest the subject, in its own clause; an opposite predicate denies it
     asserts = (inside % 2 == 0) != opposite
@@ -401,14 +412,18 @@ def judge(
         asserts = not asserts  # "unlike `index_select()`, slicing shares memory"
     agrees = asserts != statement_denies(claim)
     sequence = claim.vocabulary.order if claim.vocabulary else None
-    said = order.stated_order(mention.sentence, lang, order.Order(*sequence)) if sequence else None
-    if said is not None:  # a claim about order: the order the sentence states decides
-        said = said if inside % 2 == 0 else not said  # "do not clip before unscale_"
-        agrees = said and (agrees or not opposite)  # an opposite predicate still denies
-    verdict, evidence = _decide(claim, agrees, verdicts.get(claim.id, ()), history or History())
+    stated = (
+        order.stated_order(mention.sentence, lang, order.Order(*sequence)) if sequence else None
+    )
+    if stated is not None:  # a claim about order: the order the sentence states decides
+        stated = stated if inside % 2 == 0 else not stated  # "do not clip before unscale_"
+        agrees = stated and (agrees or not opposite)  # an opposite predicate still denies
+    verdict, evidence, measured = decide(
+        claim, agrees, verdicts.get(claim.id, ()), history or History()
+    )
     stance = "agrees with" if agrees else "denies"
     evidence = f"{stance} '{claim.statement}' — {evidence}"
-    return finding(verdict, evidence)
+    return dataclasses.replace(finding(verdict, evidence), measured=measured)
 
 
 def _contrasted(text: str, at: int, subject: str, lang: str) -> bool:
@@ -424,7 +439,7 @@ def _contrasted(text: str, at: int, subject: str, lang: str) -> bool:
 
 def indirect(
     sentence: str, lang: Lang, claim: Claim, opposite: bool = False, reason_at: int = -1
-) -> str | None:
+) -> Said | None:
     """Why a sentence that uses a claim's words may not be stating it, or ``None``: it speaks
     *about* a statement (reported speech, a judgement of another text, a condition, a
     question: :attr:`~checker.text.languages.base.Language.indirect`), which the scanner
@@ -461,10 +476,13 @@ def indirect(
     words = language.stated_case.sub(" ", words)  # "in this case, ... would": no hedge
     marker = language.indirect.search(words)
     if marker:
-        return f"it speaks about a statement ('{marker.group(0)}')"
+        return said("it speaks about a statement ({marker})", marker=f"'{marker.group(0)}'")
     partial = language.partial_negation.search(words)
     if partial:
-        return f"its negation bears on a quantifier ('{partial.group(0)}'), not on the claim"
+        return said(
+            "its negation bears on a quantifier ({partial}), not on the claim",
+            partial=f"'{partial.group(0)}'",
+        )
     if vocabulary is None:
         return None
     if subjects and predicates:
@@ -474,10 +492,10 @@ def indirect(
             for p0, p1 in predicates
         )
         if gap > language.reach:
-            return f"its subject and predicate are {gap} characters apart"
+            return said("its subject and predicate are {gap} characters apart", gap=gap)
         breaks = list(_CLAUSE_BREAK.finditer(prose, start, end))
         if breaks and not joined(prose, breaks, vocabulary.subjects):
-            return "its subject and predicate are in different clauses"
+            return said("its subject and predicate are in different clauses")
     return None
 
 
@@ -543,6 +561,9 @@ def confirmed_in_source(
         verdict=FindingVerdict.UNVERIFIED,
         evidence=f"{finding.evidence} — but its English source is not contradicted; whether "
         "the translation says the same is checked by 'python -m checker i18n'",
+        measured=dataclasses.replace(finding.measured, source_not_contradicted=True)
+        if finding.measured is not None
+        else None,
     )
 
 
@@ -557,37 +578,3 @@ def statement_denies(claim: Claim) -> bool:
     if not reading.stem_spans(claim.statement, "en", stems):
         return False  # the statement words it otherwise; say 'denies=True' where it denies
     return reading.predicate_negated(claim.statement, "en", stems)
-
-
-def _decide(
-    claim: Claim, asserts: bool, verdicts: Sequence[Verdict], history: History
-) -> tuple[FindingVerdict, str]:
-    decided: list[tuple[bool, str]] = []
-    reasons: list[str] = []
-    for verdict in verdicts:
-        evidence = verdict.evidence
-        if verdict.status is Status.ERROR or evidence is None:
-            if verdict.device in claim.devices:
-                reasons.append(f"{verdict.device}: {verdict.reason.splitlines()[0]}")
-            continue
-        holds = evidence.outcome is Outcome.HOLDS
-        origin = ""
-        if verdict.status is Status.NOT_RUN:
-            origin = (
-                f", recorded on {evidence.device_name} with torch {evidence.torch_version} "
-                f"({evidence.measured_at[:10]})"
-            )
-        summary = evidence_summary(Verdict(claim, verdict.device, evidence.outcome, evidence))
-        word = "holds" if holds else "fails"
-        decided.append((holds, f"{verdict.device}: {word}{origin}; {summary}"))
-    if not decided:
-        if claim.devices == ("cuda",):
-            return FindingVerdict.NEEDS_CUDA, "only meaningful on CUDA; no CUDA evidence here"
-        return FindingVerdict.UNVERIFIED, "no evidence: " + ("; ".join(reasons) or "probe not run")
-    measured = "; ".join(text for _, text in decided)
-    if any(holds != asserts for holds, _ in decided):
-        older = history.agreed(claim.id, asserts)
-        if older is not None:  # the article was right when it was written
-            return FindingVerdict.OUTDATED, f"{older}; {measured}"
-        return FindingVerdict.CONTRADICTED, measured
-    return FindingVerdict.SUPPORTED, measured

@@ -15,6 +15,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from checker.service import auth, csrf, limits, preview, submissions, ui
 from checker.service.api import read_upload
 from checker.service.claims_index import claims_index
+from checker.service.evidence_view import evidence_view, said_in
 from checker.service.results import scan_lines, translation_entries
 from checker.service.store import ServiceJob
 from checker.text.languages import LANGS
@@ -156,10 +157,21 @@ def result_page(request: Request, job_id: str) -> Response:
     }
     if job.status == "done" and job.result is not None:
         if job.kind == "scan":
-            context["lines"] = scan_lines(job.content, job.result["findings"], job.suffix)
+            lang, root = _lang(request), service.config.root
+            findings = [
+                {
+                    **f,
+                    "view": evidence_view(f.get("measured"), lang, root),
+                    "shown": said_in(f, lang, root),
+                }
+                for f in job.result["findings"]
+            ]
+            context["lines"] = scan_lines(job.content, findings, job.suffix)
             context["errors"] = job.result["summary"]["errors"]
         else:
-            context["entries"] = translation_entries(job.content, job.lang, job.result["findings"])
+            lang, root = _lang(request), service.config.root
+            findings = [{**f, "shown": said_in(f, lang, root)} for f in job.result["findings"]]
+            context["entries"] = translation_entries(job.content, job.lang, findings)
     return render(request, "result.html", **context)
 
 

@@ -82,15 +82,23 @@ def _extraction(
 ) -> Extraction:
     """The templates' messages, each once."""
     messages_ = (
-        GeneratedMessage(msgid, context, (f"templates:{line}",), "service page")
-        for line, msgid, context in messages()
+        GeneratedMessage(
+            msgid,
+            None,
+            (f"{where}:{line}",),
+            "a finding's message"
+            if where.startswith(("checker/i18n/", "checker/scan/"))
+            else "service page",
+        )
+        for where, line, msgid in _sources()
     )
     return Extraction(tuple({m.key: m for m in messages_}.values()))
 
 
 def messages() -> Iterator[tuple[int, str, str | None]]:
     """Every message of the pages: ``(line, msgid, context)``, the templates' (Jinja2's own
-    extractor) and then the refusals' (:func:`refusals`)."""
+    extractor), then the refusals' (:func:`refusals`) and the messages of the translation
+    gate and the scanner (:func:`sentences`)."""
     for _where, line, msgid in _sources():
         yield line, msgid, None
 
@@ -111,6 +119,8 @@ def _sources() -> Iterator[tuple[str, int, str]]:
                     yield where, line, message[0]
     for source, at, sentence in refusals():
         yield f"checker/service/{source.name}", at, sentence
+    for source, at, sentence in sentences():
+        yield source.relative_to(TEMPLATES.parent.parent.parent).as_posix(), at, sentence
 
 
 def refusals(folder: Path = TEMPLATES.parent) -> Iterator[tuple[Path, int, str]]:
@@ -129,6 +139,26 @@ def refusals(folder: Path = TEMPLATES.parent) -> Iterator[tuple[Path, int, str]]
             template = node.args[1]
             if not (isinstance(template, ast.Constant) and isinstance(template.value, str)):
                 raise ValueError(f"{path}:{node.lineno}: a refusal's sentence must be a literal")
+            yield path, node.lineno, template.value
+
+
+#: The parts of the package whose findings a page shows: the translation gate, the scanner.
+SAYING = ("i18n", "scan")
+
+
+def sentences(package: Path = TEMPLATES.parent.parent) -> Iterator[tuple[Path, int, str]]:
+    """``(file, line, template)`` of every :func:`~checker.text.said.said` in the code of the
+    translation gate and the scanner: their messages, which a findings page shows in its
+    language; a template that is not a literal is a ``ValueError``."""
+    import ast
+
+    for path in sorted(p for part in SAYING for p in (package / part).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not isinstance(node, ast.Call) or getattr(node.func, "id", None) != "said":
+                continue
+            template = node.args[0] if node.args else None
+            if not (isinstance(template, ast.Constant) and isinstance(template.value, str)):
+                raise ValueError(f"{path}:{node.lineno}: a gate message must be a literal")
             yield path, node.lineno, template.value
 
 

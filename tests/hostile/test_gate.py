@@ -168,8 +168,8 @@ def test_the_findings_say_what_changed(tmp_path: Path) -> None:
         "denies it (negation: というのは誤り)"
     )
     assert message("negation-added-pair.ja.po") == (
-        "claim gate/float16-is-2-bytes: the English statement holds 0 negation(s), the "
-        "translation 2: a negation added or dropped flips the claim or hides a flip "
+        "claim gate/float16-is-2-bytes: negations in the English statement: 0, in the "
+        "translation: 2; a negation added or dropped flips the claim or hides a flip "
         "(negation: なく, 変わらない)"
     )
     assert message("roles-reversed.ja.po") == (

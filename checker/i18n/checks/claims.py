@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from checker.i18n.findings import Check, TranslationFinding
+from checker.i18n.findings import Check, TranslationFinding, said
 from checker.i18n.message import Message
 from checker.i18n.polarity import markers as polarity
 from checker.text.languages import detect
@@ -35,18 +35,28 @@ def check(message: Message) -> Iterator[TranslationFinding]:
     if len(markers_en) != len(markers):
         if max(len(markers_en), len(markers)) <= 1:
             text = (
-                f"the English statement {'denies' if markers_en else 'asserts'} it, the "
-                f"translation {'denies' if markers else 'asserts'} it"
+                said("the English statement denies it, the translation asserts it")
+                if markers_en
+                else said("the English statement asserts it, the translation denies it")
             )
         else:
-            text = (
-                f"the English statement holds {len(markers_en)} negation(s), the translation "
-                f"{len(markers)}: a negation added or dropped flips the claim or hides a flip"
+            text = said(
+                "negations in the English statement: {english}, in the translation: "
+                "{translation}; a negation added or dropped flips the claim or hides a flip",
+                english=len(markers_en),
+                translation=len(markers),
             )
+        claim = message.claim_id
         yield message.finding(
             Check.CLAIM_NEGATION,
-            f"claim {message.claim_id}: {text}"
-            + (f" (negation: {', '.join(markers)})" if markers else " (no negation found)"),
+            said(
+                "claim {claim}: {text} (negation: {markers})",
+                claim=claim,
+                text=text,
+                markers=", ".join(markers),
+            )
+            if markers
+            else said("claim {claim}: {text} (no negation found)", claim=claim, text=text),
         )
     yield from _vocabulary(message, lang)
 
@@ -62,7 +72,12 @@ def _vocabulary(message: Message, lang: Lang) -> Iterator[TranslationFinding]:
         return
     yield message.finding(
         Check.CLAIM_VOCABULARY,
-        f"claim {claim.id}: the translation names none of its subjects "
-        f"({', '.join(claim.vocabulary.subjects)}) together with one of its "
-        f"{lang} predicates ({', '.join(predicates)})",
+        said(
+            "claim {claim}: the translation names none of its subjects ({subjects}) together "
+            "with one of its {lang} predicates ({predicates})",
+            claim=claim.id,
+            subjects=", ".join(claim.vocabulary.subjects),
+            lang=lang,
+            predicates=", ".join(predicates),
+        ),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from checker.i18n.checks.diff import changes
-from checker.i18n.findings import Check, TranslationFinding
+from checker.i18n.findings import Check, TranslationFinding, said
 from checker.i18n.message import Message
 
 
@@ -17,17 +17,28 @@ def check(message: Message) -> Iterator[TranslationFinding]:
     source, target = message.source, message.target
     for change in changes(source.code, target.code, pair=lambda _: True):
         if change.before is not None and change.after is not None:
-            text = f"changes the code `{change.before}` into `{change.after}`"
+            text = said(
+                "changes the code `{before}` into `{after}`; code is never translated",
+                before=change.before,
+                after=change.after,
+            )
         elif change.before is not None:
-            text = f"drops the code `{change.before}`"
+            text = said("drops the code `{before}`; code is never translated", before=change.before)
         else:
-            text = f"adds the code `{change.after}`, which the English does not have"
-        yield message.finding(Check.CODE_LITERAL, text + "; code is never translated")
+            text = said(
+                "adds the code `{after}`, which the English does not have; code is never "
+                "translated",
+                after=change.after or "",
+            )
+        yield message.finding(Check.CODE_LITERAL, text)
     added = [block for block in target.code_blocks if block not in source.code_blocks]
     if added:
         yield message.finding(
             Check.CODE_BLOCK,
-            f"adds a code block ({_first_line(added[0])!r}): code is not translated",
+            said(
+                "adds a code block ({first}): code is not translated",
+                first=repr(_first_line(added[0])),
+            ),
         )
 
 
@@ -37,8 +48,10 @@ def check_code_entry(message: Message) -> Iterator[TranslationFinding]:
     if message.translation.strip() and message.translation != message.english:
         yield message.finding(
             Check.CODE_BLOCK,
-            f"changes a code block ({_first_line(message.english)!r}): code is not translated; "
-            "leave the msgstr empty",
+            said(
+                "changes a code block ({first}): code is not translated; leave the msgstr empty",
+                first=repr(_first_line(message.english)),
+            ),
         )
 
 

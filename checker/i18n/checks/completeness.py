@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from checker.i18n.findings import Check, Severity, TranslationFinding
+from checker.i18n.findings import Check, Severity, TranslationFinding, said
 from checker.i18n.sources import Key
 from checker.text.po import Catalog, Entry
 
@@ -69,6 +69,13 @@ def missing_messages(
     while location.startswith("../"):
         location = location[3:]
     path, lang, page = where
+    text = said(
+        "English messages missing from the catalog: {count}, the first from {location}; run "
+        "'nox -s translation -- {lang}'",
+        count=len(missing),
+        location=location,
+        lang=lang,
+    )
     return TranslationFinding(
         path,
         1,
@@ -76,7 +83,7 @@ def missing_messages(
         page,
         Check.OUT_OF_DATE,
         Severity.ERROR,
-        f"{len(missing)} English message(s) are missing from the catalog, the first from "
-        f"{location}: run 'nox -s translation -- {lang}'",
+        text.english,
         msgid=first.msgid,
+        said=text,
     )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from checker.i18n.findings import Check, TranslationFinding
+from checker.i18n.findings import Check, TranslationFinding, said
 from checker.i18n.message import Message
 from checker.text.languages import language
 
@@ -57,13 +57,26 @@ def check(message: Message) -> Iterator[TranslationFinding]:
         )
         if not avoided and not missing_preferred:
             continue
-        if anywhere:
-            text = f"house style: write {' / '.join(shown) or 'otherwise'}"
+        values = {
+            "term": term.en,
+            "preferred": " / ".join(shown) or "otherwise",
+            "avoided": ", ".join(avoided),
+            "line": str(term.line),
+        }
+        if anywhere and avoided:
+            text = said(
+                "house style: write {preferred}, not {avoided} (glossary line {line})", **values
+            )
+        elif anywhere:
+            text = said("house style: write {preferred} (glossary line {line})", **values)
+        elif avoided:
+            text = said(
+                "'{term}' is translated as {preferred}, not {avoided} (glossary line {line})",
+                **values,
+            )
         else:
-            text = f"'{term.en}' is translated as {' / '.join(shown)}"
-        if avoided:
-            text += f", not {', '.join(avoided)}"
-        yield message.finding(Check.GLOSSARY, f"{text} (glossary line {term.line})")
+            text = said("'{term}' is translated as {preferred} (glossary line {line})", **values)
+        yield message.finding(Check.GLOSSARY, text)
 
 
 def found(variant: str, translated: str, allowed: set[str], lang: str) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from checker.i18n.findings import Check, TranslationFinding
+from checker.i18n.findings import Check, TranslationFinding, said
 from checker.i18n.message import Message
 
 #: Quotations, whose register is the quoted text's: 「…」『…』 and "…".
@@ -50,8 +50,11 @@ def check(message: Message) -> Iterator[TranslationFinding]:
         shown = ", ".join(f"'…{e}'" for e in endings)
         yield message.finding(
             Check.REGISTER,
-            f"{shown}: write every sentence in {REGISTER[message.lang]} "
-            "(glossary.toml, [register])",
+            said(
+                "{endings}: write every sentence in {register} (glossary.toml, [register])",
+                endings=shown,
+                register=REGISTER[message.lang],
+            ),
         )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from checker.i18n.findings import Check, Severity, TranslationFinding
+from checker.i18n.findings import Check, Said, Severity, TranslationFinding, said
 from checker.i18n.message import Message
 from checker.i18n.polarity import normalised
 from checker.i18n.roles import english_roles, translated_roles
@@ -25,8 +25,6 @@ NOUNS: dict[str, dict[str, tuple[str, ...]]] = {
     "output": {"ja": ("出力",), "ko": ("출력",)},
     "input": {"ja": ("入力",), "ko": ("입력",)},
 }
-
-_SAID = {"agent": "does it", "patient": "has it done to it"}
 
 
 def check(message: Message) -> Iterator[TranslationFinding]:
@@ -42,14 +40,32 @@ def check(message: Message) -> Iterator[TranslationFinding]:
     words = {en: n[message.lang] for en, n in nouns.items() if n.get(message.lang)}
     translated = translated_roles(normalised(message.target.prose), message.lang, words)
     for role in english:
-        said = [t for t in translated if (t.noun, t.verb) == (role.noun, role.verb)]
-        if not said or any(t.role == role.role for t in said):
+        found = [t for t in translated if (t.noun, t.verb) == (role.noun, role.verb)]
+        if not found or any(t.role == role.role for t in found):
             continue
-        where = f"claim {message.claim_id}: " if message.claim_id else ""
+        text = _reversed(role.role, role.evidence, role.noun, role.verb, found[0].evidence)
         yield message.finding(
             Check.CLAIM_ROLES,
-            f"{where}roles reversed: in the English ('{role.evidence}') the {role.noun} "
-            f"{_SAID[role.role]} ({role.verb}); in the translation ('{said[0].evidence}') "
-            f"it {_SAID[said[0].role]}",
+            said("claim {claim}: {text}", claim=message.claim_id, text=text)
+            if message.claim_id
+            else text,
             severity=None if message.claim_id else Severity.WARNING,
         )
+
+
+def _reversed(role: str, english: str, noun: str, verb: str, translation: str) -> Said:
+    """The finding's words for a noun whose ``role`` in the English the translation reverses."""
+    values = {"english": f"'{english}'", "noun": noun, "verb": verb}
+    if role == "agent":
+        return said(
+            "roles reversed: in the English ({english}) the {noun} does it ({verb}); in the "
+            "translation ({translation}) it has it done to it",
+            translation=f"'{translation}'",
+            **values,
+        )
+    return said(
+        "roles reversed: in the English ({english}) the {noun} has it done to it ({verb}); in "
+        "the translation ({translation}) it does it",
+        translation=f"'{translation}'",
+        **values,
+    )

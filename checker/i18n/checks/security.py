@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 from urllib.parse import unquote, urlsplit
 
-from checker.i18n.findings import Check, TranslationFinding
+from checker.i18n.findings import Check, TranslationFinding, said
 from checker.i18n.markup import Inventory, host
 from checker.i18n.message import Message
 
@@ -62,13 +62,18 @@ def check(message: Message) -> Iterator[TranslationFinding]:
         links = [t for t in web if host(t) == new_host]
         yield message.finding(
             Check.EXTERNAL_LINK,
-            f"links to {new_host} ({', '.join(links)}), a host the English does not link to",
+            said(
+                "links to {host} ({links}), a host the English does not link to",
+                host=new_host,
+                links=", ".join(links),
+            ),
         )
     added = target.syntax - source.syntax
     if added:
         names = ", ".join(SYNTAX_NAMES.get(kind, kind) for kind in sorted(added))
         yield message.finding(
-            Check.MYST_SYNTAX, f"adds MyST syntax the English does not have: {names}"
+            Check.MYST_SYNTAX,
+            said("adds MyST syntax the English does not have: {names}", names=names),
         )
 
 
@@ -90,8 +95,12 @@ def _schemes(message: Message) -> Iterator[TranslationFinding]:
     for scheme, link in sorted(refused.items()):
         yield message.finding(
             Check.EXTERNAL_LINK,
-            f"links with the scheme {scheme}: ({_short(link)}); a translation may link "
-            "only with http: and https:",
+            said(
+                "links with the scheme {scheme}: ({link}); a translation may link only with "
+                "http: and https:",
+                scheme=scheme,
+                link=_short(link),
+            ),
         )
 
 
@@ -124,7 +133,8 @@ def _html(message: Message, source: Inventory, target: Inventory) -> Iterator[Tr
         return
     shown = ", ".join(_short(h) for h in added[:3]) + (" ..." if len(added) > 3 else "")
     yield message.finding(
-        Check.HTML, f"raw HTML is not allowed in a translation: {shown}; it is refused"
+        Check.HTML,
+        said("raw HTML is not allowed in a translation: {html}; it is refused", html=shown),
     )
 
 
@@ -133,12 +143,20 @@ def _directives(
 ) -> Iterator[TranslationFinding]:
     for name in sorted((Counter(target.directives) - Counter(source.directives)).elements()):
         yield message.finding(
-            Check.DIRECTIVE, f"adds the directive {{{name}}}: directives cannot be translated"
+            Check.DIRECTIVE,
+            said(
+                "adds the directive {directive}: directives cannot be translated",
+                directive=f"{{{name}}}",
+            ),
         )
     roles = Counter({r: n for r, n in target.roles.items() if r[0] in DANGEROUS_ROLES})
     for name, content in sorted((roles - source.roles).elements()):
         yield message.finding(
-            Check.DIRECTIVE, f"adds the role {{{name}}}`{_short(content)}`: it inserts raw content"
+            Check.DIRECTIVE,
+            said(
+                "adds the role {role}: it inserts raw content",
+                role=f"{{{name}}}`{_short(content)}`",
+            ),
         )
 
 

@@ -12,13 +12,16 @@ from collections.abc import Iterator
 
 from checker.i18n.checks.diff import changes
 from checker.i18n.checks.security import DANGEROUS_ROLES
-from checker.i18n.findings import Check, TranslationFinding
+from checker.i18n.findings import Check, TranslationFinding, said
 from checker.i18n.markup import host
 from checker.i18n.message import Message
 from checker.i18n.quantities import cjk_numbers, units
 from checker.text.reading import number_sequence, numbers, spelled_numbers
 
-_EMPHASIS = {"em_open": "emphasis (*...*)", "strong_open": "strong emphasis (**...**)"}
+_EMPHASIS = {
+    "em_open": said("emphasis (*...*)"),
+    "strong_open": said("strong emphasis (**...**)"),
+}
 
 
 def check(message: Message) -> Iterator[TranslationFinding]:
@@ -38,13 +41,24 @@ def _roles(message: Message) -> Iterator[TranslationFinding]:
     target = Counter({r: n for r, n in message.target.roles.items() if r[0] not in DANGEROUS_ROLES})
     for change in changes(source, target, pair=lambda role: role[0]):
         if change.before is not None and change.after is not None:
-            text = f"changes {_role(change.before)} into {_role(change.after)}"
+            text = said(
+                "changes {before} into {after}",
+                before=_role(change.before),
+                after=_role(change.after),
+            )
+        elif change.before is not None and message.target.code[change.before[1]]:
+            text = said(
+                "drops {role}; keep every role of the English (a role needs its name right "
+                "before the backtick: {name}`...`)",
+                role=_role(change.before),
+            )
         elif change.before is not None:
-            text = f"drops {_role(change.before)}; keep every role of the English"
-            if message.target.code[change.before[1]]:
-                text += " (a role needs its name right before the backtick: {name}`...`)"
+            text = said("drops {role}; keep every role of the English", role=_role(change.before))
         else:
-            text = f"adds {_role(change.after or ('', ''))}, which the English does not have"
+            text = said(
+                "adds {role}, which the English does not have",
+                role=_role(change.after or ("", "")),
+            )
         yield message.finding(Check.ROLE, text)
 
 
@@ -54,13 +68,22 @@ def _links(message: Message) -> Iterator[TranslationFinding]:
     source_hosts = message.source.hosts
     for change in changes(source, target, pair=host):
         if change.before is not None and change.after is not None:
-            text = f"changes the link target {change.before} into {change.after}"
+            text = said(
+                "changes the link target {before} into {after}",
+                before=change.before,
+                after=change.after,
+            )
         elif change.before is not None:
-            text = f"drops the link to {change.before}; translate its text, keep the link"
+            text = said(
+                "drops the link to {before}; translate its text, keep the link",
+                before=change.before,
+            )
         elif host(change.after or "") and host(change.after or "") not in source_hosts:
             continue  # a new external host: a security finding
         else:
-            text = f"adds a link to {change.after}, which the English does not have"
+            text = said(
+                "adds a link to {after}, which the English does not have", after=change.after or ""
+            )
         yield message.finding(Check.LINK, text)
 
 
@@ -69,11 +92,17 @@ def _emphasis(message: Message) -> Iterator[TranslationFinding]:
     for kind, name in _EMPHASIS.items():
         if source[kind] == target[kind]:
             continue
-        text = f"the English has {source[kind]} {name}, the translation {target[kind]}"
+        text = said(
+            "the English has {english} {markup}, the translation {translation}",
+            english=source[kind],
+            markup=name,
+            translation=target[kind],
+        )
         if target[kind] < source[kind] and any(c in message.target.prose for c in "*_"):
-            text += (
-                "; the markup did not parse: next to Japanese or Korean punctuation, "
-                "put the punctuation inside the markup or leave a space around it"
+            text = said(
+                "{difference}; the markup did not parse: next to Japanese or Korean "
+                "punctuation, put the punctuation inside the markup or leave a space around it",
+                difference=text,
             )
         yield message.finding(Check.INLINE_MARKUP, text)
 
@@ -82,9 +111,9 @@ def _substitutions(message: Message) -> Iterator[TranslationFinding]:
     source, target = message.source.substitutions, message.target.substitutions
     for change in changes(source, target):
         if change.before is not None:
-            text = f"drops the substitution {change.before}"
+            text = said("drops the substitution {substitution}", substitution=change.before)
         else:
-            text = f"adds the substitution {change.after}"
+            text = said("adds the substitution {substitution}", substitution=change.after or "")
         yield message.finding(Check.SUBSTITUTION, text)
 
 
@@ -114,13 +143,25 @@ def check_numbers(message: Message) -> Iterator[TranslationFinding]:
         yield from _check_order(message)
         yield from _units(message)
         return
-    parts = []
-    if missing:
-        parts.append(f"the English's {_list(missing)} missing")
-    if extra:
-        parts.append(f"{_list(extra)} not in the English")
-    where = f" in the statement of claim {message.claim_id}" if message.claim_id else ""
-    yield message.finding(Check.NUMBER, f"numbers differ{where}: {'; '.join(parts)}")
+    if missing and extra:
+        parts = said(
+            "the English's {missing} missing; {extra} not in the English",
+            missing=_list(missing),
+            extra=_list(extra),
+        )
+    elif missing:
+        parts = said("the English's {missing} missing", missing=_list(missing))
+    else:
+        parts = said("{extra} not in the English", extra=_list(extra))
+    if message.claim_id:
+        text = said(
+            "numbers differ in the statement of claim {claim}: {parts}",
+            claim=message.claim_id,
+            parts=parts,
+        )
+    else:
+        text = said("numbers differ: {parts}", parts=parts)
+    yield message.finding(Check.NUMBER, text)
 
 
 def _units(message: Message) -> Iterator[TranslationFinding]:
@@ -136,14 +177,26 @@ def _units(message: Message) -> Iterator[TranslationFinding]:
     for value in english.keys() & translated.keys():
         changed = translated[value] - english[value]
         if changed and set(changed) - set(english[value]):
-            before = ", ".join(sorted(english[value]))
-            after = ", ".join(sorted(changed))
-            where = f" in the statement of claim {message.claim_id}" if message.claim_id else ""
-            yield message.finding(
-                Check.UNIT,
-                f"units differ{where}: the English has {value} {before}, "
-                f"the translation {value} {after}",
+            values = {
+                "value": value,
+                "before": ", ".join(sorted(english[value])),
+                "after": ", ".join(sorted(changed)),
+            }
+            text = (
+                said(
+                    "units differ in the statement of claim {claim}: the English has {value} "
+                    "{before}, the translation {value} {after}",
+                    claim=message.claim_id,
+                    **values,
+                )
+                if message.claim_id
+                else said(
+                    "units differ: the English has {value} {before}, the translation {value} "
+                    "{after}",
+                    **values,
+                )
             )
+            yield message.finding(Check.UNIT, text)
 
 
 #: Numbers that belong to code written as text (``reshape(12)``, ``init_scale=4``): the code
@@ -166,12 +219,21 @@ def _check_order(message: Message) -> Iterator[TranslationFinding]:
     translated = number_sequence(_CODE_BOUND.sub(" ", message.target.prose))
     if _in_order(english, _first_occurrences(translated, kept)):
         return
-    where = f" in the statement of claim {message.claim_id}" if message.claim_id else ""
-    yield message.finding(
-        Check.NUMBER,
-        f"numbers in another order{where}: the English has {', '.join(english)}, "
-        f"the translation {', '.join(translated)}",
+    values = {"english": ", ".join(english), "translation": ", ".join(translated)}
+    text = (
+        said(
+            "numbers in another order in the statement of claim {claim}: the English has "
+            "{english}, the translation {translation}",
+            claim=message.claim_id,
+            **values,
+        )
+        if message.claim_id
+        else said(
+            "numbers in another order: the English has {english}, the translation {translation}",
+            **values,
+        )
     )
+    yield message.finding(Check.NUMBER, text)
 
 
 def _first_occurrences(translated: list[str], kept: Counter[str]) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from checker.i18n.checks.glossary import found
-from checker.i18n.findings import Check, TranslationFinding
+from checker.i18n.findings import Check, TranslationFinding, said
 from checker.i18n.message import Message
 
 
@@ -33,5 +33,11 @@ def check(message: Message) -> Iterator[TranslationFinding]:
                 shown = " / ".join(term.preferred.get(lang, ()))
                 yield message.finding(
                     Check.TERM,
-                    f"'{term.en}' is settled as {shown}, not {variant} (glossary line {term.line})",
+                    said(
+                        "'{term}' is settled as {preferred}, not {variant} (glossary line {line})",
+                        term=term.en,
+                        preferred=shown,
+                        variant=variant,
+                        line=term.line,
+                    ),
                 )
