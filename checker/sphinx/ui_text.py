@@ -83,6 +83,10 @@ LABELS: dict[str, str] = {
     "value-inference-mode": "inference-mode",
     "value-save-on-cpu": "save-on-cpu",
     "value-save-on-cpu-pinned": "save-on-cpu-pinned",
+    # the kind of tensor or of selection a view or in-place rule names
+    "value-leaf": "leaf",
+    "value-non-leaf": "non-leaf",
+    "value-slicing": "slicing",
 }
 
 #: How each language names itself in the language switcher.

@@ -300,7 +300,7 @@ def _index_assignment_rule(device: Device, through_copy: bool) -> Observation:
         holds=all(assigned) and all(same_storage) and not any(filled),
         rule="holds if, for each of x[[0, 2]], x[torch.tensor([0, 2])], "
         "x[torch.tensor([[0], [2]])] and x[x > 5], "
-        + ("picked = x[idx]; picked[...] = 0" if through_copy else "x[idx] = 0")
+        + ("y = x[idx]; y[...] = 0" if through_copy else "x[idx] = 0")
         + " zeroes the indexed elements of x in its own storage, while x[idx].fill_(0) leaves "
         "x unchanged",
         measurements=(
