@@ -65,6 +65,7 @@ DISABLED_REGION_SUSPENDS_AUTOCAST = Claim(
             "ja": ("無効", "オフ"),
             "ko": ("비활성", "끄"),
         },
+        requires={"en": ("autocast",), "ja": ("autocast",), "ko": ("autocast",)},
     ),
 )
 
@@ -130,11 +131,14 @@ MYTH_DISABLED_REGION_RUNS_IN_FLOAT32 = Claim(
             "ja": ("float32", "単精度"),
             "ko": ("float32", "단정밀도"),
         },
+        # the case of the control: inputs cast back ("cast" alone is in "autocast")
         unless={
-            "en": ("cast", ".float()"),
-            "ja": ("キャスト", ".float()"),
-            "ko": ("캐스트", ".float()"),
+            "en": ("cast their", "cast its", "cast the", "cast them", ".float()", "scaler"),
+            "ja": ("キャストし", "キャストす", ".float()", "スケーラ", "GradScaler"),
+            "ko": ("캐스트하", "캐스트한", ".float()", "스케일러", "GradScaler"),
         },
+        # enabled=False of autocast, not of GradScaler
+        requires={"en": ("autocast",), "ja": ("autocast",), "ko": ("autocast",)},
     ),
 )
 

@@ -96,8 +96,9 @@ def _listing(found: dict[str, str]) -> str:
     return "; ".join(f"{name}: {value}" for name, value in found.items())
 
 
-#: The matrix products of the first claim.
-PRODUCTS = ("mm", "bmm", "baddbmm", "addmm", "Linear")
+#: The batched and fused products of the first claim (``@`` and ``mm`` are the facts page's,
+#: ``promotion/matmul-refuses-mixed-dtypes``).
+PRODUCTS = ("bmm", "baddbmm", "addmm", "Linear")
 
 
 def probe_products_outside_region(device: Device) -> Observation:
@@ -109,27 +110,28 @@ def control_products_inside_region(device: Device) -> Observation:
 
 
 def _products_rule(device: Device, inside: bool) -> Observation:
-    low, found = _split(_run(device, PRODUCTS, inside))
+    low, found = _split(_run(device, (*PRODUCTS, "mm"), inside))
+    mm = found.pop("mm")
     where = "inside" if inside else "outside"
     return Observation(
         holds=_raised(found) == len(PRODUCTS),
-        rule="holds if mm, bmm, baddbmm, addmm and a Linear layer, each given an autocast "
-        "output and a float32 tensor, all raise",
+        rule="holds if bmm, baddbmm, addmm and a Linear layer, each given an autocast output "
+        "and a float32 tensor, all raise",
         measurements=(
             Measurement(f"amp-{where}-products-raised", _raised(found), "count"),
             Measurement(f"amp-{where}-products", _listing(found), "text"),
-            Measurement(f"amp-{where}-mm", found["mm"], "text"),
+            Measurement(f"amp-{where}-mm", mm, "text"),
             Measurement(f"amp-{where}-bmm", found["bmm"], "text"),
             Measurement("amp-mixed-output-dtype", low, "dtype"),
         ),
     )
 
 
-PRODUCTS_OUTSIDE_THE_REGION_REFUSE_MIXED_DTYPES = Claim(
-    id="amp/products-outside-the-region-refuse-mixed-dtypes",
-    statement="After an autocast region, a matrix product (mm, bmm, baddbmm, addmm or a Linear "
-    "layer) of one of its lower-precision outputs and a float32 tensor raises a RuntimeError "
-    "about mismatched dtypes; inside the region, the same calls run.",
+BATCHED_PRODUCTS_AFTER_THE_REGION_REFUSE_MIXED_DTYPES = Claim(
+    id="amp/batched-products-after-the-region-refuse-mixed-dtypes",
+    statement="After an autocast region, bmm, baddbmm, addmm and a Linear layer raise a "
+    "RuntimeError about mismatched dtypes when given one of its lower-precision outputs and a "
+    "float32 tensor, on CUDA as on the CPU; inside the region, the same calls run.",
     expect=Expect.HOLDS,
     probe=probe_products_outside_region,
     control=Control(
@@ -145,11 +147,19 @@ PRODUCTS_OUTSIDE_THE_REGION_REFUSE_MIXED_DTYPES = Claim(
         "amp-mixed-output-dtype",
     ),
     vocabulary=Vocabulary(
-        subjects=("mm", "bmm", "matmul", "Linear", "addmm"),
+        subjects=("bmm", "baddbmm", "addmm"),
         predicates={
-            "en": ("after the region", "outside the region", "outside autocast", "after autocast"),
-            "ja": ("領域の外", "領域を出た後", "autocast の外"),
-            "ko": ("영역 밖", "영역을 나온 뒤", "autocast 밖"),
+            "en": (
+                "after the region",
+                "after the autocast region",
+                "after an autocast region",
+                "outside the region",
+                "outside the autocast region",
+                "outside autocast",
+                "after autocast",
+            ),
+            "ja": ("領域の外", "領域を出た後", "領域を抜けた後", "autocast の外", "autocastの外"),
+            "ko": ("영역 밖", "영역이 끝난 뒤", "영역을 벗어난 뒤", "autocast 밖"),
         },
         requires={
             "en": ("raise", "error", "fail"),
@@ -223,11 +233,7 @@ WRITES_INSIDE_THE_REGION_REFUSE_MIXED_DTYPES = Claim(
             "ja": ("エラー", "送出", "失敗"),
             "ko": ("오류", "에러", "발생", "실패"),
         },
-        requires={
-            "en": ("autocast", "float16", "bfloat16", "lower precision", "mixed"),
-            "ja": ("autocast", "float16", "bfloat16", "低精度", "混在"),
-            "ko": ("autocast", "float16", "bfloat16", "저정밀도", "섞"),
-        },
+        requires={"en": ("autocast",), "ja": ("autocast",), "ko": ("autocast",)},
     ),
 )
 
@@ -273,20 +279,32 @@ MYTH_MIXED_DTYPES_ALWAYS_RAISE = Claim(
         subjects=("expected scalar type", "autocast"),
         predicates={
             "en": ("any operation", "every operation", "all operations", "always raise"),
-            "ja": ("どの演算", "すべての演算", "必ず"),
-            "ko": ("어떤 연산", "모든 연산", "항상"),
+            "ja": ("すべての演算", "あらゆる演算", "どれも", "いずれも"),
+            "ko": ("어떤 연산이든", "모든 연산", "연산은 모두"),
         },
         opposites={
             "en": ("promote",),
             "ja": ("昇格",),
             "ko": ("승격",),
         },
+        # inside a region that turns autocast off: amp/myth-disabled-region-runs-in-float32
+        unless={
+            "en": ("autocast off", "enabled=False"),
+            "ja": ("オフ", "無効", "enabled=False"),
+            "ko": ("꺼져", "끄", "enabled=False"),
+        },
+        # a sentence about errors, not about which dtype operations run in
+        requires={
+            "en": ("raise", "error", "expected scalar type"),
+            "ja": ("エラー", "送出", "expected scalar type"),
+            "ko": ("오류", "에러", "발생", "expected scalar type"),
+        },
     ),
 )
 
 
 CLAIMS = (
-    PRODUCTS_OUTSIDE_THE_REGION_REFUSE_MIXED_DTYPES,
+    BATCHED_PRODUCTS_AFTER_THE_REGION_REFUSE_MIXED_DTYPES,
     WRITES_INSIDE_THE_REGION_REFUSE_MIXED_DTYPES,
     MYTH_MIXED_DTYPES_ALWAYS_RAISE,
 )

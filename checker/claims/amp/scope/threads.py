@@ -80,17 +80,27 @@ MYTH_POOL_WORKERS_RUN_UNDER_THE_REGION = Claim(
     ),
     measures=("amp-pool-mm-dtype", "amp-pool-region-dtype"),
     vocabulary=Vocabulary(
-        subjects=("autocast", "ThreadPoolExecutor"),
+        subjects=("ThreadPoolExecutor",),
         predicates={
-            "en": ("thread", "worker"),
-            "ja": ("スレッド", "ワーカー"),
-            "ko": ("스레드", "워커"),
+            "en": (
+                "under autocast",
+                "under the region",
+                "under that region",
+                "inherit",
+                "autocast applies",
+                "autocast too",
+                "autocast as well",
+            ),
+            "ja": (
+                "autocast のもとで",
+                "領域のもとで",
+                "引き継",
+                "autocast が効",
+                "autocast が適用",
+            ),
+            "ko": ("autocast 아래", "영역 아래", "이어받", "물려받", "autocast가 적용"),
         },
-        opposites={
-            "en": ("thread-local", "per thread", "own region", "its own"),
-            "ja": ("スレッドごと", "スレッドローカル", "独自の"),
-            "ko": ("스레드마다", "스레드별", "스레드 로컬", "자체"),
-        },
+        requires={"en": ("autocast",), "ja": ("autocast",), "ko": ("autocast",)},
     ),
 )
 
@@ -148,9 +158,20 @@ THREAD_REGION_TAKES_THE_DEFAULT_DTYPE = Claim(
     vocabulary=Vocabulary(
         subjects=("autocast",),
         predicates={
-            "en": ("default dtype", "default", "its dtype"),
-            "ja": ("デフォルト",),
-            "ko": ("기본",),
+            "en": ("default dtype",),
+            "ja": ("デフォルトの dtype", "デフォルトのdtype", "デフォルト"),
+            "ko": ("기본 dtype", "기본"),
+        },
+        opposites={
+            "en": ("outer region's dtype", "dtype of the outer region"),
+            "ja": ("外側の領域の dtype",),
+            "ko": ("바깥 영역의 dtype",),
+        },
+        # the region's own case: opened without a dtype
+        conditions={
+            "en": ("without a dtype", "without dtype"),
+            "ja": ("指定せずに", "指定しないで", "渡さずに"),
+            "ko": ("지정하지 않고", "없이"),
         },
         requires={"en": ("thread",), "ja": ("スレッド",), "ko": ("스레드",)},
     ),
@@ -202,10 +223,11 @@ DATA_PARALLEL_THREADS_USE_THE_DEFAULT_DTYPE = Claim(
     measures=("amp-data-parallel-bfloat16-region",),
     vocabulary=Vocabulary(
         subjects=("DataParallel", "parallel_apply"),
+        # "float16" alone is in "bfloat16" too
         predicates={
-            "en": ("float16", "default dtype"),
-            "ja": ("float16", "デフォルト"),
-            "ko": ("float16", "기본"),
+            "en": ("in float16", "to float16", "default dtype"),
+            "ja": ("デフォルト",),
+            "ko": ("기본",),
         },
         requires={"en": ("bfloat16",), "ja": ("bfloat16",), "ko": ("bfloat16",)},
     ),
