@@ -23,7 +23,7 @@ EXPECTED: dict[str, tuple[int, int, bool]] = {
     "reference/translating.md": (0, 0, False),
     "reference/scanning.md": (0, 0, False),
     "topics/saved-tensors.md": (36, 132, True),
-    "topics/amp.md": (39, 141, True),
+    "topics/amp.md": (45, 159, True),
     "reviews/amp-custom-bwd-article.md": (8, 17, False),
     "reviews/disable-saved-tensors-hooks-article.md": (3, 12, False),
     "topics/views-and-inplace.md": (47, 181, True),

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from checker import registry
+from checker import record, registry
 from checker.claims.amp import _precision, review_failures, why_scaling
 from checker.claims.amp.op_categories import _ops
+from checker.scan.findings import FindingVerdict
+from checker.text.languages import LANGS
+from tests.helpers import ROOT, claim_verdicts, sample, scan_prose
 
 CLAIMS = registry.load().in_package("checker.claims.amp")
 
@@ -32,6 +35,56 @@ def test_device_specific_claims_name_their_device() -> None:
     assert devices["amp/reductions-follow-input-on-cpu"] == ("cpu",)
     assert devices["amp/binary-cross-entropy-float32-on-cpu"] == ("cpu",)
     assert devices["amp/myth-custom-bwd-recomputes-in-higher-precision"] == ("cpu", "cuda")
+    assert devices[DATA_PARALLEL] == ("cuda",)
+
+
+def _cuda_recorded(claim: str) -> bool:
+    found = record.load(ROOT / "docs/_evidence/cuda.json")
+    return found is not None and claim in found.evidence
+
+
+C, S, N = FindingVerdict.CONTRADICTED, FindingVerdict.SUPPORTED, FindingVerdict.NEEDS_CUDA
+DATA_PARALLEL = "amp/data-parallel-threads-use-the-default-dtype"
+
+#: (language, line, claim, verdict) of every claim finding in the notes on autocast's scope
+#: (tests/samples/scan-topics/amp-scope/): one statement of each claim of the section per
+#: language, and a denial of the first myth (line 5). No other claim of the page reads them:
+#: the dtype claims leave sentences about errors (``MIXED_DTYPE_ERRORS``) and threads alone.
+#: The CUDA-only claim needs CUDA evidence until a GPU machine records it.
+SCOPE_STATEMENTS = {
+    (lang, line, claim, verdict)
+    for lang in LANGS
+    for line, claim, verdict in (
+        (3, "amp/myth-pool-workers-run-under-the-region", C),
+        (5, "amp/myth-pool-workers-run-under-the-region", S),
+        (7, "amp/thread-region-takes-the-default-dtype", S),
+        (9, DATA_PARALLEL, S if _cuda_recorded(DATA_PARALLEL) else N),
+        (11, "amp/batched-products-after-the-region-refuse-mixed-dtypes", S),
+        (13, "amp/writes-inside-the-region-refuse-mixed-dtypes", S),
+        (15, "amp/myth-mixed-dtypes-always-raise", C),
+        (17, "amp/disabled-region-suspends-autocast", S),
+        (19, "amp/myth-disabled-region-runs-in-float32", C),
+    )
+}
+
+
+def test_the_scanner_reads_the_scope_claims_in_three_languages() -> None:
+    assert claim_verdicts(scan_prose(sample("scan-topics", "amp-scope"))) == SCOPE_STATEMENTS
+
+
+def test_the_scope_section_has_its_claims_in_page_order() -> None:
+    scope = [c.id for c in CLAIMS if c.probe.__module__.startswith("checker.claims.amp.scope")]
+    assert scope == [
+        "amp/myth-pool-workers-run-under-the-region",
+        "amp/thread-region-takes-the-default-dtype",
+        DATA_PARALLEL,
+        "amp/batched-products-after-the-region-refuse-mixed-dtypes",
+        "amp/writes-inside-the-region-refuse-mixed-dtypes",
+        "amp/myth-mixed-dtypes-always-raise",
+        "amp/disabled-region-suspends-autocast",
+        "amp/myth-disabled-region-runs-in-float32",
+    ]
+    assert all(c.control is not None and c.vocabulary is not None for c in CLAIMS if c.id in scope)
 
 
 def test_short_floats_are_exact_and_long_ones_rounded() -> None:

@@ -14,6 +14,7 @@ them) listed in :data:`SECTIONS`; ``_precision.py`` holds what several sections 
 SECTIONS = (
     "autocast",
     "op_categories",
+    "scope",
     "why_scaling",
     "gradscaler",
     "training_loop",

@@ -78,6 +78,8 @@ DEFAULT_DTYPE_PER_DEVICE = Claim(
             "ja": ("デフォルト", "既定"),
             "ko": ("기본",),
         },
+        # the dtype a thread's own region takes: amp/thread-region-takes-the-default-dtype
+        unless={"en": ("thread",), "ja": ("スレッド",), "ko": ("스레드",)},
     ),
 )
 

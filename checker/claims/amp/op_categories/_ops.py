@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from checker.claims.amp._precision import dtype_name
+from checker.typing import Lang
 
 #: Operations autocast runs in the lower-precision dtype on both devices.
 LOWER_PRECISION_OPS = ("mm", "matmul", "bmm", "linear", "conv2d")
@@ -117,5 +118,14 @@ def _matches(found: dict[str, str], wanted: str) -> int:
 
 
 _EN_LOWER = ("low precision", "lower precision", "float16", "half")
+
+#: Words of sentences about autocast's scope (docs/topics/amp.md, ``(amp-scope)=``): the
+#: errors that mixed dtypes raise, and regions that turn autocast off. Those have claims of
+#: their own; the claims about the dtype an operation returns do not read such sentences.
+SCOPE_CASES: dict[Lang, tuple[str, ...]] = {
+    "en": ("raise", "error", "enabled=False"),
+    "ja": ("エラー", "送出", "enabled=False"),
+    "ko": ("오류", "에러", "enabled=False"),
+}
 _JA_LOWER = ("低精度", "float16", "半精度")
 _KO_LOWER = ("저정밀", "낮은 정밀도", "float16")

@@ -8,6 +8,7 @@ from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.claims.amp.op_categories._ops import (
     FLOAT32_OPS,
     LOWER_PRECISION_OPS,
+    SCOPE_CASES,
     _low_dtypes,
     _matches,
     describe,
@@ -68,8 +69,8 @@ LOSSES_RUN_IN_FLOAT32 = Claim(
             "ja": ("高精度", "float32"),
             "ko": ("고정밀", "float32"),
         },
-        unless={  # other operations' rules, with claims of their own
-            lang: ("softmax", "layer_norm", "relu", "gelu", "sigmoid")
+        unless={  # other operations' rules, and autocast's scope, with claims of their own
+            lang: ("softmax", "layer_norm", "relu", "gelu", "sigmoid", *SCOPE_CASES[lang])
             for lang in ("en", "ja", "ko")
         },
     ),

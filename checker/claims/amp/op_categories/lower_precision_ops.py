@@ -10,6 +10,7 @@ from checker.claims.amp.op_categories._ops import (
     _KO_LOWER,
     FOLLOWING_OPS,
     LOWER_PRECISION_OPS,
+    SCOPE_CASES,
     _low_dtypes,
     _matches,
     describe,
@@ -73,6 +74,8 @@ MATMUL_LINEAR_CONV_RUN_IN_LOWER_PRECISION = Claim(
     vocabulary=Vocabulary(
         subjects=("autocast", "matmul", "linear", "conv"),
         predicates={"en": _EN_LOWER, "ja": _JA_LOWER, "ko": _KO_LOWER},
+        # sentences about autocast's scope have claims of their own (SCOPE_CASES)
+        unless=SCOPE_CASES,
     ),
 )
 
