@@ -216,10 +216,15 @@ BATCHNORM_MOMENTUM_WORKAROUND = Claim(
             "ja": ("チェックポイント", "checkpoint"),
             "ko": ("체크포인트", "checkpoint"),
         },
-        predicates={
-            "en": ("sqrt",),
-            "ja": ("sqrt",),
-            "ko": ("sqrt",),
+        predicates={  # "two updates give one's statistics", "compensates for the second update"
+            "en": ("sqrt", "two updates", "compensat"),
+            "ja": ("sqrt", "2 回の更新", "補正"),
+            "ko": ("sqrt", "두 번의 갱신", "보정"),
+        },
+        conditions={  # "if you set the momentum to …" is the claim's own case
+            "en": ("if you set", "if the momentum is set"),
+            "ja": ("にすると", "に設定すると"),
+            "ko": ("으로 하면", "로 하면", "으로 설정하면", "로 설정하면"),
         },
     ),
 )

@@ -29,83 +29,6 @@ def _checkpointed(block: Any, x: Any, reentrant: bool) -> Any:
     return out
 
 
-def probe_reentrant_refuses_autograd_grad(device: Device) -> Observation:
-    return _autograd_grad_rule(device, reentrant=True)
-
-
-def control_nonreentrant_autograd_grad(device: Device) -> Observation:
-    return _autograd_grad_rule(device, reentrant=False)
-
-
-def _autograd_grad_rule(device: Device, reentrant: bool) -> Observation:
-    """``torch.autograd.grad(out, x)`` and ``out.backward(inputs=[x])`` through a checkpointed
-    block: each raises, or gives the gradient of the block without checkpointing."""
-    import torch
-
-    block, x = _block_and_input(device)
-    (expected,) = torch.autograd.grad(block(x).sum(), x)
-    found: list[Any] = []
-
-    def grad() -> None:
-        found.extend(torch.autograd.grad(_checkpointed(block, x, reentrant).sum(), x))
-
-    def backward_with_inputs() -> None:
-        x.grad = None
-        _checkpointed(block, x, reentrant).sum().backward(inputs=[x])
-        found.append(x.grad)
-
-    grad_error, inputs_error = error_text(grad), error_text(backward_with_inputs)
-    correct = len(found) == 2 and all(torch.allclose(g, expected) for g in found)
-    name = "reentrant" if reentrant else "nonreentrant"
-    return Observation(
-        holds=grad_error != "no error" and inputs_error != "no error",
-        rule="holds if torch.autograd.grad(out, x) and out.backward(inputs=[x]) both raise an "
-        "error for the output of a block checkpointed with "
-        + ("use_reentrant=True" if reentrant else "use_reentrant=False"),
-        measurements=(
-            Measurement(f"ckpt-grad-{name}-error", grad_error, "text"),
-            Measurement(f"ckpt-grad-{name}-inputs-error", inputs_error, "text"),
-            Measurement(f"ckpt-grad-{name}-correct", bool(correct), "bool"),
-        ),
-    )
-
-
-REENTRANT_REFUSES_AUTOGRAD_GRAD = Claim(
-    id="checkpointing/reentrant-refuses-autograd-grad",
-    statement="With use_reentrant=True, torch.autograd.grad and backward with inputs raise a "
-    "RuntimeError when they reach a checkpointed block.",
-    expect=Expect.HOLDS,
-    probe=probe_reentrant_refuses_autograd_grad,
-    measures=(
-        "ckpt-grad-reentrant-error",
-        "ckpt-grad-reentrant-inputs-error",
-        "ckpt-grad-reentrant-correct",
-    ),
-    control=Control(
-        "use_reentrant=False",
-        control_nonreentrant_autograd_grad,
-        measures=(
-            "ckpt-grad-nonreentrant-error",
-            "ckpt-grad-nonreentrant-inputs-error",
-            "ckpt-grad-nonreentrant-correct",
-        ),
-    ),
-    vocabulary=Vocabulary(
-        subjects=_REENTRANT,
-        predicates={
-            "en": ("autograd.grad … raise", "autograd.grad … error", "autograd.grad … fail"),
-            "ja": ("autograd.grad … エラー", "autograd.grad … 例外", "autograd.grad … 使えません"),
-            "ko": ("autograd.grad … 오류", "autograd.grad … 예외", "autograd.grad … 쓸 수 없"),
-        },
-        opposites={
-            "en": ("autograd.grad … works", "autograd.grad … supported"),
-            "ja": ("autograd.grad … 使えます", "autograd.grad … 動きます"),
-            "ko": ("autograd.grad … 쓸 수 있", "autograd.grad … 동작합니다"),
-        },
-    ),
-)
-
-
 def probe_reentrant_parameters_outside_graph(device: Device) -> Observation:
     return _parameters_rule(device, reentrant=True)
 
@@ -179,7 +102,4 @@ REENTRANT_PARAMETERS_OUTSIDE_GRAPH = Claim(
 )
 
 
-CLAIMS = (
-    REENTRANT_REFUSES_AUTOGRAD_GRAD,
-    REENTRANT_PARAMETERS_OUTSIDE_GRAPH,
-)
+CLAIMS = (REENTRANT_PARAMETERS_OUTSIDE_GRAPH,)
