@@ -134,7 +134,7 @@ MYTH_BATCHNORM_STATISTICS_UNCHANGED = Claim(
         requires={
             "en": ("checkpoint",),
             "ja": ("チェックポイント", "checkpoint"),
-            "ko": ("체크포인트", "checkpoint"),
+            "ko": ("체크포인트", "체크포인팅", "checkpoint"),
         },
         predicates={
             "en": (
@@ -210,11 +210,11 @@ BATCHNORM_MOMENTUM_WORKAROUND = Claim(
         measures=("ckpt-bn-unadjusted-same", "ckpt-bn-unadjusted-batches"),
     ),
     vocabulary=Vocabulary(
-        subjects=("momentum",),
+        subjects=("momentum", "モーメンタム", "모멘텀"),
         requires={
             "en": ("checkpoint",),
             "ja": ("チェックポイント", "checkpoint"),
-            "ko": ("체크포인트", "checkpoint"),
+            "ko": ("체크포인트", "체크포인팅", "checkpoint"),
         },
         predicates={  # "two updates give one's statistics", "compensates for the second update"
             "en": ("sqrt", "two updates", "compensat"),

@@ -12,7 +12,8 @@ from checker.typing import Device
 
 
 def _first_line(error: str) -> str:
-    return error.split("\n", maxsplit=1)[0]
+    """The first sentence of an error's first line: the rest points to documentation."""
+    return error.split("\n", maxsplit=1)[0].split(". ", maxsplit=1)[0]
 
 
 def probe_func_grad_refuses_checkpoint(device: Device) -> Observation:
@@ -117,7 +118,7 @@ FUNC_GRAD_REFUSES_CHECKPOINT = Claim(
         requires={
             "en": ("checkpoint",),
             "ja": ("チェックポイント", "checkpoint"),
-            "ko": ("체크포인트", "checkpoint"),
+            "ko": ("체크포인트", "체크포인팅", "checkpoint"),
         },
         predicates={
             "en": ("raise", "error", "not supported", "doesn't work", "does not work", "fails"),
