@@ -114,7 +114,7 @@ FUNC_GRAD_REFUSES_CHECKPOINT = Claim(
         measures=("ckpt-backward-reentrant-error", "ckpt-backward-nonreentrant-error"),
     ),
     vocabulary=Vocabulary(
-        subjects=("torch.func.grad", "func.grad", "functorch"),
+        subjects=("torch.func.grad", "func.grad"),
         requires={
             "en": ("checkpoint",),
             "ja": ("チェックポイント", "checkpoint"),
