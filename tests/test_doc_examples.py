@@ -28,7 +28,7 @@ EXPECTED: dict[str, tuple[int, int, bool]] = {
     "reviews/disable-saved-tensors-hooks-article.md": (3, 12, False),
     "topics/views-and-inplace.md": (47, 181, True),
     "topics/tensors-from-data.md": (13, 43, True),
-    "topics/checkpointing.md": (10, 55, True),
+    "topics/checkpointing.md": (22, 118, True),
     "topics/gradscaler.md": (13, 86, True),
     "topics/memory-growth.md": (9, 60, True),
     "topics/numerics-facts.md": (0, 0, False),

@@ -27,6 +27,8 @@ def test_every_myth_has_a_vocabulary() -> None:
         "checkpointing/myth-only-arguments-tracked",
         "checkpointing/myth-recomputes-whole-forward",
         "checkpointing/myth-halves-memory-for-free",
+        "checkpointing/myth-batchnorm-statistics-unchanged",
+        "checkpointing/myth-recomputation-verified",
     ]
     assert all(c.vocabulary is not None for c in myths)
 
@@ -42,6 +44,10 @@ def test_unknown_variant_is_refused() -> None:
 #: again as a blind test of the scanner phrased them (lines 23 and 25: an omitted argument's
 #: own "if", a few words between "only" and "nn.Sequential"); the myth that checkpoint tracks
 #: only its arguments (line 27), and an nn.Sequential presupposed, not required (line 29).
+#: The pitfalls (lines 31-47): torch.autograd.grad refused by the reentrant variant (the
+#: autograd page's claim) and blind to the block's parameters; the BatchNorm myth stated, then
+#: denied; the momentum workaround; CheckpointError on a shape change; the myth that the
+#: recomputation is verified; torch.func.grad; and "autograd.grad raises no error" (line 47).
 STATEMENTS = {
     (lang, line, claim, verdict)
     for lang in LANGS
@@ -62,7 +68,21 @@ STATEMENTS = {
         (25, "checkpointing/sequential-takes-a-list", C),
         (27, "checkpointing/myth-only-arguments-tracked", C),
         (29, "checkpointing/sequential-takes-a-list", C),
+        (31, "autograd/reentrant-checkpoint-refuses-autograd-grad", S),
+        (33, "checkpointing/reentrant-parameters-outside-graph", S),
+        (35, "checkpointing/myth-batchnorm-statistics-unchanged", C),
+        (37, "checkpointing/myth-batchnorm-statistics-unchanged", S),
+        (39, "checkpointing/batchnorm-momentum-workaround", S),
+        (41, "checkpointing/metadata-mismatch-raises", S),
+        (43, "checkpointing/myth-recomputation-verified", C),
+        (45, "checkpointing/func-grad-refuses-checkpoint", S),
+        (47, "autograd/reentrant-checkpoint-refuses-autograd-grad", C),
     )
+} | {
+    # "再計算が順伝播を再現", "재계산이 순전파를 재현": that checkpoint recomputes the forward
+    # pass, which the saved-tensors page states, is read there too
+    (lang, 43, "saved-tensors/checkpoint-recomputes-forward", S)
+    for lang in ("ja", "ko")
 }
 
 

@@ -17,9 +17,13 @@ several sections use: the variants, and what a training step under each runs and
 SECTIONS = (
     "arguments",
     "reentrant",
+    "reentrant_grad",
     "recompute",
     "rng",
     "sequential",
     "selective",
     "trade",
+    "batchnorm",
+    "mismatch",
+    "func",
 )
