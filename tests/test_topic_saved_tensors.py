@@ -155,6 +155,7 @@ def test_vmap_packs_the_nineteen_tensors_of_the_batch_and_a_loop_nineteen_per_sa
     assert _measured("saved-tensors/save-on-cpu-packs-vmap-batch-once") == {
         "st-func-soc-vmap-packed": 19,
         "st-func-soc-vmap-whole-batch-packed": 19,
+        "st-func-soc-vmap-error": "no error",
         "holds": True,
     }
     looped = _measured("saved-tensors/save-on-cpu-packs-vmap-batch-once", True)

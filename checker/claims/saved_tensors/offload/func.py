@@ -158,21 +158,28 @@ def _vmap_rule(device: Device, per_sample: str) -> Observation:
     with whole:
         model(batch).mean(dim=1)
     hooks, shapes = _counted_save_on_cpu()
-    with hooks:
-        if per_sample == "vmap":
-            losses = torch.func.vmap(lambda row: model(row).mean())(batch)
-        else:
-            losses = torch.stack([model(row).mean() for row in batch])
-    losses.sum().backward()
+
+    def per_sample_losses() -> None:
+        with hooks:
+            if per_sample == "vmap":
+                losses = torch.func.vmap(lambda row: model(row).mean())(batch)
+            else:
+                losses = torch.stack([model(row).mean() for row in batch])
+        losses.sum().backward()
+
+    # before torch 2.5, vmap refused saved-tensor hooks altogether
+    error = _error(per_sample_losses)
     key = f"st-func-soc-{per_sample}"
     return Observation(
-        holds=Counter(shapes) == Counter(whole_shapes),
+        holds=error == "no error" and Counter(shapes) == Counter(whole_shapes),
         rule="holds if the pack hook of save_on_cpu receives, "
         + ("under torch.func.vmap" if per_sample == "vmap" else "in a loop over the samples")
-        + ", tensors of the same number and shapes as for the model run on the whole batch",
+        + " with no error, tensors of the same number and shapes as for the model run on the "
+        "whole batch",
         measurements=(
             Measurement(f"{key}-packed", len(shapes), "count"),
             Measurement(f"{key}-whole-batch-packed", len(whole_shapes), "count"),
+            Measurement(f"{key}-error", error, "exception"),
         ),
     )
 
@@ -183,11 +190,19 @@ SAVE_ON_CPU_PACKS_VMAP_BATCH_ONCE = Claim(
     "on the whole batch: each saved tensor once, with its batch dimension, not once per sample.",
     expect=Expect.HOLDS,
     probe=probe_vmap_packs_the_whole_batch,
-    measures=("st-func-soc-vmap-packed", "st-func-soc-vmap-whole-batch-packed"),
+    measures=(
+        "st-func-soc-vmap-packed",
+        "st-func-soc-vmap-whole-batch-packed",
+        "st-func-soc-vmap-error",
+    ),
     control=Control(
         "a Python loop over the samples",
         control_loop_packs_per_sample,
-        measures=("st-func-soc-loop-packed", "st-func-soc-loop-whole-batch-packed"),
+        measures=(
+            "st-func-soc-loop-packed",
+            "st-func-soc-loop-whole-batch-packed",
+            "st-func-soc-loop-error",
+        ),
     ),
     vocabulary=Vocabulary(
         subjects=("torch.func.vmap", "vmap"),
