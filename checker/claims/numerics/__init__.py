@@ -14,5 +14,8 @@ the words their vocabularies share.
 #: The sections, in the order the page shows them.
 SECTIONS = (
     "formats",
+    "limits",
     "mixing",
+    "promotion",
+    "operations",
 )

@@ -1,0 +1,190 @@
+"""Claims of "Operations at the limits" (docs/topics/numerics-facts.md, ``(nm-operations)=``)."""
+
+from __future__ import annotations
+
+from checker.claim import Claim, Control, Expect, Vocabulary
+from checker.claims.numerics._words import _g
+from checker.evidence import Measurement, Observation
+from checker.typing import Device
+
+
+def probe_isfinite_flags_both(device: Device) -> Observation:
+    return _flags_rule("isfinite")
+
+
+def control_isnan_flags(device: Device) -> Observation:
+    return _flags_rule("isnan")
+
+
+def _flags_rule(function: str) -> Observation:
+    import torch
+
+    values = torch.tensor([1.0, float("inf"), float("-inf"), float("nan")])
+    found = getattr(torch, function)(values)
+    flagged = ~found if function == "isfinite" else found
+    marks = [bool(v) for v in flagged.tolist()]
+    return Observation(
+        holds=marks == [False, True, True, True],
+        rule=f"holds if torch.{function} tells inf, -inf and nan apart from 1.0, all three "
+        "alike, in the tensor [1.0, inf, -inf, nan]",
+        measurements=(
+            Measurement(f"nm-{function}-result", str([bool(v) for v in found.tolist()]), "text"),
+        ),
+    )
+
+
+ISFINITE_FLAGS_INF_AND_NAN = Claim(
+    id="numerics/isfinite-flags-inf-and-nan",
+    statement="torch.isfinite is False for inf, -inf and nan alike, while torch.isnan flags "
+    "only nan.",
+    expect=Expect.HOLDS,
+    probe=probe_isfinite_flags_both,
+    control=Control(
+        "torch.isnan in place of torch.isfinite",
+        control_isnan_flags,
+        measures=("nm-isnan-result",),
+    ),
+    devices=("cpu",),
+    measures=("nm-isfinite-result",),
+    vocabulary=Vocabulary(
+        subjects=("isfinite",),
+        predicates={
+            "en": ("inf … nan", "nan … inf", "infinit … NaN", "NaN … infinit"),
+            "ja": ("inf … nan", "nan … inf", "無限大 … NaN", "NaN … 無限大"),
+            "ko": ("inf … nan", "nan … inf", "무한대 … NaN", "NaN … 무한대"),
+        },
+        denies=False,
+    ),
+)
+
+
+#: Elements of the dot product: the exact result, 4096, lies past 2048, where float16's
+#: spacing becomes 2 and adding 1 to a float16 running sum no longer changes it.
+LENGTH = 4096
+
+
+def probe_matmul_accumulates_wider(device: Device) -> Observation:
+    import torch
+
+    row = torch.ones(1, LENGTH, dtype=torch.float16)
+    return _accumulation_rule(float((row @ row.T).item()), "the float16 matrix product")
+
+
+def control_float16_running_sum(device: Device) -> Observation:
+    import torch
+
+    total = torch.zeros((), dtype=torch.float16)
+    for product in torch.ones(LENGTH, dtype=torch.float16) * torch.ones(
+        LENGTH, dtype=torch.float16
+    ):
+        total = total + product
+    return _accumulation_rule(float(total.item()), "a float16 running sum of the products")
+
+
+def _accumulation_rule(result: float, how: str) -> Observation:
+    key = "matmul" if how == "the float16 matrix product" else "running-sum"
+    return Observation(
+        holds=result == LENGTH,
+        rule=f"holds if {how} of a row of {LENGTH} float16 ones with itself gives {LENGTH}",
+        measurements=(Measurement(f"nm-{key}-of-{LENGTH}-ones", _g(result), "text"),),
+    )
+
+
+CPU_MATMUL_ACCUMULATES_WIDER = Claim(
+    id="numerics/cpu-float16-matmul-accumulates-in-float32",
+    statement="On the CPU, a float16 matrix product accumulates in float32: the product of a "
+    "row of 4096 float16 ones with itself gives 4096, where a float16 running sum stops at 2048.",
+    expect=Expect.HOLDS,
+    probe=probe_matmul_accumulates_wider,
+    control=Control(
+        "the products added one by one in float16",
+        control_float16_running_sum,
+        measures=("nm-running-sum-of-4096-ones",),
+    ),
+    devices=("cpu",),
+    measures=("nm-matmul-of-4096-ones",),
+    vocabulary=Vocabulary(
+        subjects=(
+            "matmul",
+            "matrix product",
+            "matrix multiplication",
+            "torch.mm",
+            "行列積",
+            "行列の積",
+            "行列乗算",
+            "행렬 곱",
+            "행렬곱",
+        ),
+        predicates={
+            "en": ("accumulat … float32", "accumulat … FP32", "accumulat … fp32"),
+            "ja": ("累積 … float32", "累算 … float32", "累積 … FP32", "累算 … FP32"),
+            "ko": ("누적 … float32", "누산 … float32", "누적 … FP32", "누산 … FP32"),
+        },
+        requires={lang: ("CPU",) for lang in ("en", "ja", "ko")},
+        unless={
+            lang: ("cuBLAS", "Tensor Core", "tensor core", "GPU") for lang in ("en", "ja", "ko")
+        },
+    ),
+)
+
+
+#: Finite values beyond float8_e4m3fn's largest value, 448 (464 still rounds down to it).
+BEYOND = (465.0, 1000.0, -1000.0)
+
+
+def probe_float8_saturates(device: Device) -> Observation:
+    return _saturation_rule("float8_e4m3fn", 448.0)
+
+
+def control_float8_e5m2_overflows(device: Device) -> Observation:
+    return _saturation_rule("float8_e5m2", 57344.0, scale=128.0)
+
+
+def _saturation_rule(name: str, largest: float, scale: float = 1.0) -> Observation:
+    import torch
+
+    dtype = getattr(torch, name)
+    inputs = [value * scale for value in BEYOND]
+    stored = [float(v) for v in torch.tensor(inputs).to(dtype).float().tolist()]
+    return Observation(
+        holds=float(torch.finfo(dtype).max) == largest and stored == [largest, largest, -largest],
+        rule=f"holds if the finite values {inputs} converted to {name} give its largest value "
+        f"{largest:g} with their signs",
+        measurements=(
+            Measurement(f"nm-{name.removeprefix('float8_')}-max", _g(largest), "text"),
+            Measurement(f"nm-{name.removeprefix('float8_')}-of-beyond", str(stored), "text"),
+        ),
+    )
+
+
+FLOAT8_SATURATES = Claim(
+    id="numerics/float8-e4m3fn-saturates",
+    statement="Converting a finite value beyond 448 to float8_e4m3fn gives 448 (or -448): the "
+    "conversion saturates.",
+    expect=Expect.HOLDS,
+    probe=probe_float8_saturates,
+    control=Control(
+        "float8_e5m2, whose largest value is 57344, in place of float8_e4m3fn",
+        control_float8_e5m2_overflows,
+        measures=("nm-e5m2-max", "nm-e5m2-of-beyond"),
+    ),
+    devices=("cpu",),
+    measures=("nm-e4m3fn-max", "nm-e4m3fn-of-beyond"),
+    vocabulary=Vocabulary(
+        subjects=("float8_e4m3fn", "e4m3fn", "E4M3", "e4m3"),
+        predicates={"en": ("saturat",), "ja": ("飽和",), "ko": ("포화",)},
+        # out-of-range values said to become nan: the older releases' conversion
+        opposites={
+            "en": ("out-of-range … nan", "out of range … nan", "overflow … nan", "beyond … nan"),
+            "ja": ("範囲外 … nan", "範囲を超え … nan", "オーバーフロー … nan"),
+            "ko": ("범위 밖 … nan", "범위를 넘 … nan", "오버플로 … nan"),
+        },
+    ),
+)
+
+
+CLAIMS = (
+    ISFINITE_FLAGS_INF_AND_NAN,
+    CPU_MATMUL_ACCUMULATES_WIDER,
+    FLOAT8_SATURATES,
+)
