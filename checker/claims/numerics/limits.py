@@ -205,8 +205,22 @@ MYTH_BFLOAT16_FLUSHES_SUBNORMALS = Claim(
         subjects=BFLOAT16,
         predicates={
             "en": ("flush", "no subnormal", "no denormal"),
-            "ja": ("フラッシュ", "非正規化数がな", "非正規化数を持たな", "サブノーマルがな"),
-            "ko": ("플러시", "비정규화 수가 없", "서브노멀이 없", "비정규 수가 없"),
+            "ja": (
+                "フラッシュ",
+                "非正規化数がな",
+                "非正規化数はな",
+                "非正規化数がありません",
+                "非正規化数はありません",
+                "非正規化数を持たな",
+                "非正規化数を持ちません",
+            ),
+            "ko": (
+                "플러시",
+                "비정규화 수가 없",
+                "비정규 수가 없",
+                "비정규 수는 없",
+                "서브노멀이 없",
+            ),
         },
     ),
 )
@@ -220,11 +234,11 @@ def control_float32_exact_integers(device: Device) -> Observation:
     return _exact_integers_rule(("float32", 256), ("float64", 2048))
 
 
-def _exact_integers_rule(*formats: tuple[str, int]) -> Observation:
+def _exact_integers_rule(first: tuple[str, int], second: tuple[str, int]) -> Observation:
     import torch
 
     measurements, holds = [], True
-    for name, limit in formats:
+    for name, limit in (first, second):
         ints = torch.arange(-limit, limit + 1, dtype=torch.float64)
         exact = bool((ints.to(_dtype(name)).double() == ints).all())
         beyond = float(torch.tensor(limit + 1.0, dtype=torch.float64).to(_dtype(name)).item())
@@ -233,11 +247,14 @@ def _exact_integers_rule(*formats: tuple[str, int]) -> Observation:
             Measurement(f"nm-{name}-exact-to-{limit}", str(exact).lower(), "text"),
             Measurement(f"nm-{name}-of-{limit + 1}", _g(beyond), "text"),
         ]
-    rule = " and ".join(
-        f"every integer from -{limit} to {limit} is exact in {name} while {limit + 1} is not"
-        for name, limit in formats
+    (name1, limit1), (name2, limit2) = first, second
+    return Observation(
+        holds=holds,
+        rule=f"holds if every integer from -{limit1} to {limit1} is exact in {name1} while "
+        f"{limit1 + 1} is not, and every integer from -{limit2} to {limit2} is exact in {name2} "
+        f"while {limit2 + 1} is not",
+        measurements=tuple(measurements),
     )
-    return Observation(holds=holds, rule=f"holds if {rule}", measurements=tuple(measurements))
 
 
 EXACT_INTEGERS = Claim(

@@ -95,8 +95,8 @@ def _bool_rule(other_is_bool: bool) -> Observation:
     )
     return Observation(
         holds=results == {"int64": "int64", "float16": "float16"},
-        rule=f"holds if a bool tensor plus {first} gives int64 and a bool tensor plus {second} "
-        "gives float16",
+        rule=f"holds if a bool tensor plus a {first} tensor gives int64 and a bool tensor plus a "
+        f"{second} tensor gives float16",
         measurements=tuple(
             Measurement(f"nm-bool-plus-{kind}-{name}", dtype, "dtype")
             for name, dtype in results.items()
@@ -222,8 +222,8 @@ def _truncation_rule(divide: Callable[[Any], Any], label: str) -> Observation:
     key = "floor" if label == "a // 2" else "trunc"
     return Observation(
         holds=values == [3, -3] and floats == [3.0, -3.0],
-        rule=f"holds if {label} gives [3, -3] for a = [7, -7] and [3.0, -3.0] for a = "
-        "[7.5, -7.5], rounding toward zero",
+        rule="holds if, for a = [7, -7] and a = [7.5, -7.5], "
+        f"{label} gives [3, -3] and [3.0, -3.0], rounding toward zero",
         measurements=(
             Measurement(f"nm-{key}-of-7", str(values), "text"),
             Measurement(f"nm-{key}-of-7-5", str(floats), "text"),
