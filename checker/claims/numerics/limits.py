@@ -222,6 +222,8 @@ MYTH_BFLOAT16_FLUSHES_SUBNORMALS = Claim(
                 "서브노멀이 없",
             ),
         },
+        # flushing on request is another case: torch.set_flush_denormal(True)
+        unless={lang: ("set_flush_denormal", "flush_denormal") for lang in ("en", "ja", "ko")},
     ),
 )
 

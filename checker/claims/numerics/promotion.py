@@ -59,9 +59,9 @@ WIDER_INTEGER_WINS = Claim(
     vocabulary=Vocabulary(
         subjects=("int32", "torch.int", "IntTensor"),
         predicates={
-            "en": ("int64", "torch.long", "LongTensor"),
-            "ja": ("int64", "torch.long", "LongTensor"),
-            "ko": ("int64", "torch.long", "LongTensor"),
+            "en": ("int64", "torch.long", "LongTensor", "wider dtype"),
+            "ja": ("int64", "torch.long", "LongTensor", "幅の広い dtype", "幅の広いdtype"),
+            "ko": ("int64", "torch.long", "LongTensor", "더 넓은 dtype"),
         },
         # a zero-dimensional or scalar operand does not promote (promotion/zero-dim-...)
         unless={
@@ -244,7 +244,15 @@ MYTH_FLOOR_DIVISION_TRUNCATES = Claim(
     devices=("cpu",),
     measures=("nm-floor-of-7", "nm-floor-of-7-5"),
     vocabulary=Vocabulary(
-        subjects=("//", "floor_divide", "floordiv"),
+        subjects=(
+            "//",
+            "floor_divide",
+            "floordiv",
+            "floor division",
+            "Floor division",
+            "切り捨て除算",
+            "내림 나눗셈",
+        ),
         predicates={
             "en": ("toward zero", "towards zero", "truncation division"),
             "ja": ("0 方向", "0方向", "ゼロ方向"),
