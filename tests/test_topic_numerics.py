@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.numerics")
 
 
 def test_ids_and_keys_carry_the_topic_prefixes() -> None:
-    assert len(CLAIMS) == 23
+    assert len(CLAIMS) == 26
     for claim in CLAIMS:
         assert claim.topic in {"numerics", "promotion"}, claim.id
         assert all(key.startswith("nm-") for key in claim.all_measures), claim.id
@@ -66,12 +66,15 @@ FINDINGS = {
     (43, "numerics/isfinite-flags-inf-and-nan", S),
     (45, "numerics/cpu-float16-matmul-accumulates-in-float32", S),
     (47, "numerics/float8-e4m3fn-saturates", S),
+    (49, "promotion/in-place-keeps-dtype", S),
+    (51, "promotion/integer-mean-raises", S),
+    (53, "numerics/round-half-to-even", S),
 }
 
 
 def test_the_scanner_reads_each_claim_in_each_language() -> None:
     found = claim_verdicts(scan_prose(sample("scan-topics", "numerics")))
-    assert len(found) == 3 * len(FINDINGS) == 75
+    assert len(found) == 3 * len(FINDINGS) == 84
     assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS}
 
 
@@ -108,6 +111,13 @@ def test_the_scanner_reads_each_claim_in_each_language() -> None:
         ("On the GPU, a float16 matmul does not always accumulate in float32.", "en"),
         # nan in, nan out
         ("`float8_e4m3fn` keeps nan as nan; it has no inf.", "en"),
+        # converting first is the way out of the in-place and mean errors
+        ("In-place operations can change the dtype once you call `.float()` first.", "en"),
+        ("`x.float().mean()` of an integer tensor raises no error.", "en"),
+        ("`torch.mean(x, dtype=torch.float32)` gives no error for an integer tensor.", "en"),
+        # rounding to a number of decimals is another case
+        ("`torch.round(x, decimals=2)` rounds half away from zero in float16.", "en"),
+        ("`torch.round` は四捨五入ではなく偶数丸めを行う。", "ja"),
     ],
 )
 def test_true_sentences_are_not_contradicted(sentence: str, lang: str, tmp_path: Path) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.claims.numerics._words import _g
 from checker.evidence import Measurement, Observation
@@ -183,8 +186,76 @@ FLOAT8_SATURATES = Claim(
 )
 
 
+#: Halves, where rounding to even and rounding away from zero differ (but for 1.5).
+HALVES = (0.5, 1.5, 2.5, -2.5)
+
+
+def probe_round_half_to_even(device: Device) -> Observation:
+    import torch
+
+    return _halves_rule(torch.round, "torch.round")
+
+
+def control_round_half_away(device: Device) -> Observation:
+    import torch
+
+    return _halves_rule(lambda x: torch.trunc(x + 0.5 * x.sign()), "half-away")
+
+
+def _halves_rule(rounding: Callable[[Any], Any], key: str) -> Observation:
+    import torch
+
+    rounded = {
+        name: [
+            float(v) for v in rounding(torch.tensor(HALVES, dtype=getattr(torch, name))).tolist()
+        ]
+        for name in ("float32", "float16")
+    }
+    halves, even = list(HALVES), [0.0, 2.0, 2.0, -2.0]
+    slug = "round" if key == "torch.round" else "half-away"
+    return Observation(
+        holds=all(values == even for values in rounded.values()),
+        rule=f"holds if rounding {halves} in float32 and in float16 gives {even}",
+        measurements=tuple(
+            Measurement(f"nm-{slug}-halves-{name}", str(values), "text")
+            for name, values in rounded.items()
+        ),
+    )
+
+
+ROUND_HALF_TO_EVEN = Claim(
+    id="numerics/round-half-to-even",
+    statement="torch.round rounds halves to the nearest even integer: 0.5 gives 0, 1.5 and 2.5 "
+    "give 2, and -2.5 gives -2.",
+    expect=Expect.HOLDS,
+    probe=probe_round_half_to_even,
+    control=Control(
+        "rounding halves away from zero, torch.trunc(x + 0.5 * x.sign())",
+        control_round_half_away,
+        measures=("nm-half-away-halves-float32", "nm-half-away-halves-float16"),
+    ),
+    devices=("cpu",),
+    measures=("nm-round-halves-float32", "nm-round-halves-float16"),
+    vocabulary=Vocabulary(
+        subjects=("torch.round", ".round()"),
+        predicates={
+            "en": ("half to even", "nearest even", "banker"),
+            "ja": ("偶数丸め", "最も近い偶数", "銀行家"),
+            "ko": ("짝수", "은행가"),
+        },
+        opposites={
+            "en": ("half away from zero", "halves away from zero", "half up"),
+            "ja": ("四捨五入",),
+            "ko": ("사사오입",),
+        },
+        unless={lang: ("decimals", "2.6", "2.7") for lang in ("en", "ja", "ko")},
+    ),
+)
+
+
 CLAIMS = (
     ISFINITE_FLAGS_INF_AND_NAN,
     CPU_MATMUL_ACCUMULATES_WIDER,
     FLOAT8_SATURATES,
+    ROUND_HALF_TO_EVEN,
 )

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
+from checker.claims.numerics._words import _error, _g
 from checker.evidence import Measurement, Observation
 from checker.typing import Device
 
@@ -270,9 +271,155 @@ MYTH_FLOOR_DIVISION_TRUNCATES = Claim(
 )
 
 
+def probe_in_place_keeps_dtype(device: Device) -> Observation:
+    return _in_place_rule("int64")
+
+
+def control_in_place_on_float(device: Device) -> Observation:
+    return _in_place_rule("float32")
+
+
+def _in_place_rule(name: str) -> Observation:
+    import torch
+
+    def fresh() -> torch.Tensor:
+        return torch.tensor([1, 2], dtype=getattr(torch, name))
+
+    def add_(t: torch.Tensor) -> None:
+        t.add_(0.5)
+
+    def iadd(t: torch.Tensor) -> None:
+        t += 0.5
+
+    def clamp_(t: torch.Tensor) -> None:
+        t.clamp_(0, 2.5)
+
+    errors = {
+        label: _error(lambda f=f: f(fresh()))
+        for label, f in (("add", add_), ("iadd", iadd), ("clamp", clamp_))
+    }
+    out_of_place = _name((fresh() + 0.5).dtype)
+    return Observation(
+        holds=all(e.startswith("RuntimeError") for e in errors.values())
+        and out_of_place == "float32",
+        rule=f"holds if add_(0.5), += 0.5 and clamp_(0, 2.5) on a {name} tensor raise "
+        "RuntimeError while the tensor plus 0.5 gives float32",
+        measurements=(
+            *(
+                Measurement(f"nm-{name}-{label}-in-place", error, "exception")
+                for label, error in errors.items()
+            ),
+            Measurement(f"nm-{name}-plus-half", out_of_place, "dtype"),
+        ),
+    )
+
+
+IN_PLACE_KEEPS_DTYPE = Claim(
+    id="promotion/in-place-keeps-dtype",
+    statement="An in-place operation cannot change its tensor's dtype: on an int64 tensor, "
+    "add_(0.5), += 0.5 and clamp_(0, 2.5) raise an error, while the tensor plus 0.5 gives "
+    "float32.",
+    expect=Expect.HOLDS,
+    probe=probe_in_place_keeps_dtype,
+    control=Control(
+        "a float32 tensor",
+        control_in_place_on_float,
+        measures=(
+            "nm-float32-add-in-place",
+            "nm-float32-iadd-in-place",
+            "nm-float32-clamp-in-place",
+            "nm-float32-plus-half",
+        ),
+    ),
+    devices=("cpu",),
+    measures=(
+        "nm-int64-add-in-place",
+        "nm-int64-iadd-in-place",
+        "nm-int64-clamp-in-place",
+        "nm-int64-plus-half",
+    ),
+    vocabulary=Vocabulary(
+        subjects=(
+            "in-place",
+            "In-place",
+            "add_",
+            "clamp_",
+            "インプレース",
+            "인플레이스",
+            "제자리 연산",
+        ),
+        predicates={
+            "en": ("change the dtype", "change its dtype", "change a tensor's dtype"),
+            "ja": ("dtype を変え", "dtypeを変え", "型を変え"),
+            "ko": ("dtype을 바꿀", "dtype을 바꾸", "타입을 바꿀", "dtype을 변경"),
+        },
+        denies=True,
+        unless={lang: (".float()", ".long()", ".to(", "autocast") for lang in ("en", "ja", "ko")},
+    ),
+)
+
+
+def probe_integer_mean_raises(device: Device) -> Observation:
+    return _mean_rule("int64")
+
+
+def control_float_mean(device: Device) -> Observation:
+    return _mean_rule("float32")
+
+
+def _mean_rule(name: str) -> Observation:
+    import torch
+
+    t = torch.tensor([1, 2], dtype=getattr(torch, name))
+    plain = _error(t.mean)
+    asked = float(t.mean(dtype=torch.float32).item())
+    return Observation(
+        holds=plain.startswith("RuntimeError") and asked == 1.5,
+        rule=f"holds if mean() of a {name} tensor raises RuntimeError while "
+        "mean(dtype=torch.float32) gives 1.5",
+        measurements=(
+            Measurement(f"nm-{name}-mean", plain, "exception"),
+            Measurement(f"nm-{name}-mean-float32", _g(asked), "text"),
+        ),
+    )
+
+
+INTEGER_MEAN_RAISES = Claim(
+    id="promotion/integer-mean-raises",
+    statement="mean() of an integer tensor raises an error instead of promoting to a floating "
+    "dtype; mean(dtype=torch.float32) or .float().mean() computes it.",
+    expect=Expect.HOLDS,
+    probe=probe_integer_mean_raises,
+    control=Control(
+        "a float32 tensor",
+        control_float_mean,
+        measures=("nm-float32-mean", "nm-float32-mean-float32"),
+    ),
+    devices=("cpu",),
+    measures=("nm-int64-mean", "nm-int64-mean-float32"),
+    vocabulary=Vocabulary(
+        subjects=("mean()", ".mean", "torch.mean"),
+        predicates={
+            "en": (
+                "could not infer output dtype",
+                "integer … error",
+                "LongTensor … error",
+                "int64 … error",
+                "integer … raises",
+            ),
+            "ja": ("整数 … エラー", "int64 … エラー", "LongTensor … エラー"),
+            "ko": ("정수 … 오류", "정수 … 에러", "int64 … 오류", "int64 … 에러"),
+        },
+        unless={lang: ("dtype=", ".float()", "float()") for lang in ("en", "ja", "ko")},
+    ),
+)
+
+
 CLAIMS = (
     WIDER_INTEGER_WINS,
     BOOL_TAKES_OTHER_DTYPE,
     PYTHON_FLOAT_GIVES_DEFAULT_DTYPE,
     MYTH_FLOOR_DIVISION_TRUNCATES,
+    IN_PLACE_KEEPS_DTYPE,
+    INTEGER_MEAN_RAISES,
 )
