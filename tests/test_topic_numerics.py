@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.numerics")
 
 
 def test_ids_and_keys_carry_the_topic_prefixes() -> None:
-    assert len(CLAIMS) == 26
+    assert len(CLAIMS) == 27
     for claim in CLAIMS:
         assert claim.topic in {"numerics", "promotion"}, claim.id
         assert all(key.startswith("nm-") for key in claim.all_measures), claim.id
@@ -39,7 +39,8 @@ def test_every_claim_has_a_control_and_a_vocabulary_and_runs_on_the_cpu() -> Non
 #: statement per line; line 9 also names bfloat16's exponent, which amp/bfloat16-range reads;
 #: line 11 states the truncation myth and line 17 calls integer division deprecated, an old
 #: release's behaviour; line 27 names 65504 too, which numerics/float16-max-is-65504 reads;
-#: lines 31 and 41 state the myths of flushed subnormals and of // rounding toward zero.
+#: lines 31 and 41 state the myths of flushed subnormals and of // rounding toward zero, and
+#: line 55 an old release's missing float16 matrix product on the CPU.
 FINDINGS = {
     (3, "numerics/float16-max-is-65504", S),
     (5, "numerics/float16-sum-overflows", S),
@@ -69,12 +70,13 @@ FINDINGS = {
     (49, "promotion/in-place-keeps-dtype", S),
     (51, "promotion/integer-mean-raises", S),
     (53, "numerics/round-half-to-even", S),
+    (55, "numerics/cpu-float16-matmul-runs", C),
 }
 
 
 def test_the_scanner_reads_each_claim_in_each_language() -> None:
     found = claim_verdicts(scan_prose(sample("scan-topics", "numerics")))
-    assert len(found) == 3 * len(FINDINGS) == 84
+    assert len(found) == 3 * len(FINDINGS) == 87
     assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS}
 
 
@@ -118,6 +120,9 @@ def test_the_scanner_reads_each_claim_in_each_language() -> None:
         # rounding to a number of decimals is another case
         ("`torch.round(x, decimals=2)` rounds half away from zero in float16.", "en"),
         ("`torch.round` は四捨五入ではなく偶数丸めを行う。", "ja"),
+        # other dtypes, and the GPU, are other cases
+        ("On the CPU, matrix multiplication does not support complex32 tensors.", "en"),
+        ("On the CPU, `torch.matmul` does not support int64 tensors on old releases.", "en"),
     ],
 )
 def test_true_sentences_are_not_contradicted(sentence: str, lang: str, tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
-from checker.claims.numerics._words import _g
+from checker.claims.numerics._words import _error, _g
 from checker.evidence import Measurement, Observation
 from checker.typing import Device
 
@@ -253,8 +253,110 @@ ROUND_HALF_TO_EVEN = Claim(
 )
 
 
+def probe_cpu_float16_matmul_runs(device: Device) -> Observation:
+    return _cpu_matmul_rule("float16")
+
+
+def control_cpu_complex32_matmul(device: Device) -> Observation:
+    return _cpu_matmul_rule("complex32")
+
+
+def _cpu_matmul_rule(name: str) -> Observation:
+    import warnings
+
+    import torch
+
+    dtype = getattr(torch, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # complex32 support is experimental, and says so
+        a = torch.ones(2, 2).to(dtype)
+        calls: dict[str, Callable[[], torch.Tensor]] = {
+            "addmm": lambda: torch.addmm(a, a, a),
+            "matmul": lambda: a @ a,
+            "linear": lambda: torch.nn.functional.linear(a, a),
+        }
+        results: dict[str, str] = {}
+        for label, call in calls.items():
+            raised = _error(call)
+            results[label] = raised if raised != "no error" else _name(call().dtype)
+    return Observation(
+        holds=all(result == name for result in results.values()),
+        rule=f"holds if torch.addmm, @ and F.linear of {name} tensors run on the CPU and return "
+        f"{name}",
+        measurements=tuple(
+            Measurement(f"nm-cpu-{label}-{name}", result, "text")
+            for label, result in results.items()
+        ),
+    )
+
+
+def _name(dtype: object) -> str:
+    return str(dtype).removeprefix("torch.")
+
+
+CPU_FLOAT16_MATMUL_RUNS = Claim(
+    id="numerics/cpu-float16-matmul-runs",
+    statement="On the CPU, float16 matrix products run: torch.addmm, torch.matmul and F.linear of "
+    "float16 tensors return float16.",
+    expect=Expect.HOLDS,
+    probe=probe_cpu_float16_matmul_runs,
+    control=Control(
+        "complex32 in place of float16",
+        control_cpu_complex32_matmul,
+        measures=("nm-cpu-addmm-complex32", "nm-cpu-matmul-complex32", "nm-cpu-linear-complex32"),
+    ),
+    devices=("cpu",),
+    measures=("nm-cpu-addmm-float16", "nm-cpu-matmul-float16", "nm-cpu-linear-float16"),
+    vocabulary=Vocabulary(
+        subjects=(
+            "addmm_impl_cpu_",
+            "addmm",
+            "matmul",
+            "matrix product",
+            "matrix multiplication",
+            "nn.Linear",
+            "行列積",
+            "行列の積",
+            "行列演算",
+            "행렬 곱",
+            "행렬곱",
+            "행렬 연산",
+        ),
+        predicates={
+            "en": ("support", "runs on the CPU", "works on the CPU"),
+            "ja": ("サポート", "対応", "実行でき"),
+            "ko": ("지원", "실행할 수 있", "실행됩니다"),
+        },
+        opposites={
+            "en": ("not implemented for",),
+            "ja": ("not implemented for", "未実装", "実装されていな"),
+            "ko": ("not implemented for", "구현되어 있지 않", "구현되지 않"),
+        },
+        requires={lang: ("CPU",) for lang in ("en", "ja", "ko")},
+        unless={
+            lang: (
+                "complex",
+                "float8",
+                "fp8",
+                "int8",
+                "int16",
+                "int32",
+                "int64",
+                "integer",
+                "정수",
+                "整数",
+                "GPU",
+                "CUDA",
+            )
+            for lang in ("en", "ja", "ko")
+        },
+    ),
+)
+
+
 CLAIMS = (
     ISFINITE_FLAGS_INF_AND_NAN,
+    CPU_FLOAT16_MATMUL_RUNS,
     CPU_MATMUL_ACCUMULATES_WIDER,
     FLOAT8_SATURATES,
     ROUND_HALF_TO_EVEN,

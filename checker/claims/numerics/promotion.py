@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
@@ -294,10 +295,12 @@ def _in_place_rule(name: str) -> Observation:
     def clamp_(t: torch.Tensor) -> None:
         t.clamp_(0, 2.5)
 
-    errors = {
-        label: _error(lambda f=f: f(fresh()))
-        for label, f in (("add", add_), ("iadd", iadd), ("clamp", clamp_))
+    changes: dict[str, Callable[[torch.Tensor], None]] = {
+        "add": add_,
+        "iadd": iadd,
+        "clamp": clamp_,
     }
+    errors = {label: _error(partial(change, fresh())) for label, change in changes.items()}
     out_of_place = _name((fresh() + 0.5).dtype)
     return Observation(
         holds=all(e.startswith("RuntimeError") for e in errors.values())
