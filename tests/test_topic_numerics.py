@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.numerics")
 
 
 def test_ids_and_keys_carry_the_topic_prefixes() -> None:
-    assert len(CLAIMS) == 27
+    assert len(CLAIMS) == 28
     for claim in CLAIMS:
         assert claim.topic in {"numerics", "promotion"}, claim.id
         assert all(key.startswith("nm-") for key in claim.all_measures), claim.id
@@ -71,12 +71,13 @@ FINDINGS = {
     (51, "promotion/integer-mean-raises", S),
     (53, "numerics/round-half-to-even", S),
     (55, "numerics/cpu-float16-matmul-runs", C),
+    (57, "numerics/gradscaler-starts-at-65536", S),
 }
 
 
 def test_the_scanner_reads_each_claim_in_each_language() -> None:
     found = claim_verdicts(scan_prose(sample("scan-topics", "numerics")))
-    assert len(found) == 3 * len(FINDINGS) == 87
+    assert len(found) == 3 * len(FINDINGS) == 90
     assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS}
 
 
@@ -123,6 +124,8 @@ def test_the_scanner_reads_each_claim_in_each_language() -> None:
         # other dtypes, and the GPU, are other cases
         ("On the CPU, matrix multiplication does not support complex32 tensors.", "en"),
         ("On the CPU, `torch.matmul` does not support int64 tensors on old releases.", "en"),
+        # a scale chosen by the caller is another case
+        ("`GradScaler(init_scale=1024.0)` does not start at 65536.", "en"),
     ],
 )
 def test_true_sentences_are_not_contradicted(sentence: str, lang: str, tmp_path: Path) -> None:

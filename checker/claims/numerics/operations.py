@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -354,10 +355,83 @@ CPU_FLOAT16_MATMUL_RUNS = Claim(
 )
 
 
+def probe_gradscaler_defaults(device: Device) -> Observation:
+    return _scaler_rule(None)
+
+
+def control_gradscaler_init_scale_1024(device: Device) -> Observation:
+    return _scaler_rule(1024.0)
+
+
+def _scaler_rule(init_scale: float | None) -> Observation:
+    import torch
+
+    scaler = (
+        torch.amp.GradScaler("cpu")
+        if init_scale is None
+        else torch.amp.GradScaler("cpu", init_scale=init_scale)
+    )
+    start = float(scaler.get_scale())
+    settings = (
+        scaler.get_growth_factor(),
+        scaler.get_backoff_factor(),
+        scaler.get_growth_interval(),
+    )
+    in_float16 = float(torch.tensor(start).to(torch.float16).item())
+    key = "default" if init_scale is None else "1024"
+    return Observation(
+        holds=start == 65536.0 and settings == (2.0, 0.5, 2000) and in_float16 == math.inf,
+        rule="holds if a GradScaler('cpu') starts with a scale of 65536, with growth factor 2, "
+        "backoff factor 0.5 and growth interval 2000, and its scale is inf in float16",
+        measurements=(
+            Measurement(f"nm-scaler-{key}-scale", _g(start), "text"),
+            Measurement(f"nm-scaler-{key}-scale-in-float16", _g(in_float16), "text"),
+        )
+        + (
+            (
+                Measurement("nm-scaler-growth-factor", _g(settings[0]), "text"),
+                Measurement("nm-scaler-backoff-factor", _g(settings[1]), "text"),
+                Measurement("nm-scaler-growth-interval", settings[2], "count"),
+            )
+            if init_scale is None
+            else ()
+        ),
+    )
+
+
+GRADSCALER_STARTS_AT_65536 = Claim(
+    id="numerics/gradscaler-starts-at-65536",
+    statement="GradScaler starts with a scale of 65536 (2**16), which is inf in float16; by "
+    "default it halves the scale after a step with inf or nan gradients and doubles it after "
+    "2000 steps without.",
+    expect=Expect.HOLDS,
+    probe=probe_gradscaler_defaults,
+    control=Control(
+        "GradScaler('cpu', init_scale=1024.0)",
+        control_gradscaler_init_scale_1024,
+        measures=("nm-scaler-1024-scale", "nm-scaler-1024-scale-in-float16"),
+    ),
+    devices=("cpu",),
+    measures=(
+        "nm-scaler-default-scale",
+        "nm-scaler-default-scale-in-float16",
+        "nm-scaler-growth-factor",
+        "nm-scaler-backoff-factor",
+        "nm-scaler-growth-interval",
+    ),
+    vocabulary=Vocabulary(
+        subjects=("GradScaler", "init_scale"),
+        predicates={lang: ("65536", "65,536", "2**16", "2^16") for lang in ("en", "ja", "ko")},
+        unless={lang: ("init_scale=",) for lang in ("en", "ja", "ko")},
+    ),
+)
+
+
 CLAIMS = (
     ISFINITE_FLAGS_INF_AND_NAN,
     CPU_FLOAT16_MATMUL_RUNS,
     CPU_MATMUL_ACCUMULATES_WIDER,
     FLOAT8_SATURATES,
     ROUND_HALF_TO_EVEN,
+    GRADSCALER_STARTS_AT_65536,
 )
