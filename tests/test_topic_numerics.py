@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.numerics")
 
 
 def test_ids_and_keys_carry_the_topic_prefixes() -> None:
-    assert len(CLAIMS) == 28
+    assert len(CLAIMS) == 29
     for claim in CLAIMS:
         assert claim.topic in {"numerics", "promotion"}, claim.id
         assert all(key.startswith("nm-") for key in claim.all_measures), claim.id
@@ -72,12 +72,13 @@ FINDINGS = {
     (53, "numerics/round-half-to-even", S),
     (55, "numerics/cpu-float16-matmul-runs", C),
     (57, "numerics/gradscaler-starts-at-65536", S),
+    (59, "numerics/float32-exact-integers-to-2-24", S),
 }
 
 
 def test_the_scanner_reads_each_claim_in_each_language() -> None:
     found = claim_verdicts(scan_prose(sample("scan-topics", "numerics")))
-    assert len(found) == 3 * len(FINDINGS) == 90
+    assert len(found) == 3 * len(FINDINGS) == 93
     assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS}
 
 

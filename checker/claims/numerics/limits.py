@@ -294,10 +294,64 @@ EXACT_INTEGERS = Claim(
 )
 
 
+#: 2**24: float32's 23 stored mantissa bits and its implicit one bit cover every integer up
+#: to this value.
+FLOAT32_EXACT_LIMIT = 2**24
+
+
+def probe_float32_exact_integers(device: Device) -> Observation:
+    return _float32_exact_rule("float32")
+
+
+def control_float64_exact_integers(device: Device) -> Observation:
+    return _float32_exact_rule("float64")
+
+
+def _float32_exact_rule(name: str) -> Observation:
+    import torch
+
+    top = FLOAT32_EXACT_LIMIT
+    ints = torch.arange(top - 4096, top + 1, dtype=torch.int64)
+    exact = bool((ints.to(_dtype(name)).to(torch.int64) == ints).all())
+    beyond = int(torch.tensor(top + 1, dtype=torch.int64).to(_dtype(name)).to(torch.int64).item())
+    return Observation(
+        holds=exact and beyond == top,
+        rule=f"holds if every integer from {top - 4096} to {top} is exact in {name} while "
+        f"{top + 1} becomes {top}",
+        measurements=(
+            Measurement(f"nm-{name}-exact-to-2-24", str(exact).lower(), "text"),
+            Measurement(f"nm-{name}-of-2-24-plus-1", beyond, "count"),
+        ),
+    )
+
+
+FLOAT32_EXACT_INTEGERS = Claim(
+    id="numerics/float32-exact-integers-to-2-24",
+    statement="float32 represents every integer up to 2**24 = 16777216 exactly; 16777217 becomes "
+    "16777216.",
+    expect=Expect.HOLDS,
+    probe=probe_float32_exact_integers,
+    control=Control(
+        "float64 in place of float32",
+        control_float64_exact_integers,
+        measures=("nm-float64-exact-to-2-24", "nm-float64-of-2-24-plus-1"),
+    ),
+    devices=("cpu",),
+    measures=("nm-float32-exact-to-2-24", "nm-float32-of-2-24-plus-1"),
+    vocabulary=Vocabulary(
+        subjects=("float32", "fp32", "FP32", "単精度", "단정밀도"),
+        predicates={
+            lang: ("2**24", "2^24", "16777216", "16,777,216") for lang in ("en", "ja", "ko")
+        },
+    ),
+)
+
+
 CLAIMS = (
     FLOAT16_SMALLEST_NORMAL,
     FLOAT16_ROUNDS_TO_65504,
     BFLOAT16_MAX_NEAR_FLOAT32,
     MYTH_BFLOAT16_FLUSHES_SUBNORMALS,
     EXACT_INTEGERS,
+    FLOAT32_EXACT_INTEGERS,
 )
