@@ -7,12 +7,16 @@ Claim ids are ``numerics/...`` (what float16 and bfloat16 hold and take) and ``p
 (what happens when dtypes meet in one operation). Every measurement key starts with ``nm-``.
 
 Every claim is decided on the CPU: the formats and the promotion rules are the same on every
-device. Each section of the page is a module listed in :data:`SECTIONS`; ``_words.py`` holds
+device; the claims about CPU kernels (float16 matrix products) say "on the CPU" in their
+statements. Each section of the page is a module listed in :data:`SECTIONS`; ``_words.py`` holds
 the words their vocabularies share.
 """
 
 #: The sections, in the order the page shows them.
 SECTIONS = (
     "formats",
+    "limits",
     "mixing",
+    "promotion",
+    "operations",
 )
