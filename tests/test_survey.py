@@ -1,10 +1,12 @@
 """The survey of real posts (docs/_survey/statements.json): its counts are the posts' own, every
-claim it names exists, every script it names is there, and a post keeps nothing that would
-identify it."""
+claim it names exists, every script it names is there and gives the verdict written, and a post
+keeps nothing that would identify it."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
 
 from checker import registry
@@ -14,11 +16,12 @@ SURVEY = ROOT / "docs" / "_survey"
 DATA = json.loads((SURVEY / "statements.json").read_text(encoding="utf-8"))
 STATEMENTS = DATA["statements"]
 POSTS = DATA["posts"]
+ROUND_SCRIPTS = ("numerics2", "tensors2", "autograd2")
 
 
 def test_the_survey_reads_at_least_150_posts_in_three_languages() -> None:
-    assert len(POSTS) == 154
-    assert [p["post"] for p in POSTS] == list(range(1, 155))
+    assert len(POSTS) == 328
+    assert [p["post"] for p in POSTS] == list(range(1, 329))
     assert {p["lang"] for p in POSTS} == {"en", "ja", "ko"}
     assert {p["kind"] for p in POSTS} <= {"blog", "q&a", "issue", "docs"}
 
@@ -36,9 +39,21 @@ def test_each_count_and_language_list_is_the_posts_own() -> None:
             languages.setdefault(s, set()).add(post["lang"])
     assert {s["id"]: s["posts"] for s in STATEMENTS} == dict(counted)
     assert all(sorted(languages[s["id"]]) == s["languages"] for s in STATEMENTS)
-    assert [s["posts"] for s in STATEMENTS] == sorted(
-        (s["posts"] for s in STATEMENTS), reverse=True
-    )
+
+
+def test_each_round_appends_its_posts_and_the_statements_they_first_made() -> None:
+    assert DATA["rounds"] == [{"posts": 154, "statements": 110}, {"posts": 174, "statements": 116}]
+    first_post = {}
+    for post in POSTS:
+        for s in post["statements"]:
+            first_post.setdefault(s, post["post"])
+    last_post = last_statement = 0
+    for round_ in DATA["rounds"]:
+        added = STATEMENTS[last_statement : last_statement + round_["statements"]]
+        assert all(last_post < first_post[s["id"]] <= last_post + round_["posts"] for s in added)
+        last_post += round_["posts"]
+        last_statement += round_["statements"]
+    assert (last_post, last_statement) == (len(POSTS), len(STATEMENTS))
 
 
 def test_every_claim_named_exists_and_every_script_named_is_there() -> None:
@@ -48,7 +63,8 @@ def test_every_claim_named_exists_and_every_script_named_is_there() -> None:
     assert all(set(s["new_claims"]) <= set(s["claims"]) for s in STATEMENTS)
     scripts = {s["evidence"] for s in STATEMENTS if s["evidence"].endswith(".py")}
     assert scripts == {
-        f"docs/_survey/checks/{name}.py" for name in ("numerics", "autograd", "misc")
+        f"docs/_survey/checks/{name}.py"
+        for name in ("numerics", "autograd", "misc", *ROUND_SCRIPTS)
     }
     assert all((ROOT / script).is_file() for script in scripts)
 
@@ -61,8 +77,40 @@ def test_a_verdict_comes_from_running_or_says_why_nothing_ran() -> None:
         assert s["evidence"] != "the claims' probes" or s["claims"], s["id"]
 
 
-def test_the_new_claims_cover_the_most_frequent_statements_no_claim_covered() -> None:
+def test_the_new_claims_cover_the_first_rounds_most_frequent_statements() -> None:
     new = {c for s in STATEMENTS for c in s["new_claims"]}
     assert len(new) == 23
-    top = [s for s in STATEMENTS if s["posts"] >= 4]
+    first_round = Counter(s for p in POSTS[: DATA["rounds"][0]["posts"]] for s in p["statements"])
+    top = [s for s in STATEMENTS if first_round[s["id"]] >= 4]
     assert all(s["claims"] for s in top)
+
+
+def test_the_second_round_adds_86_statements_no_claim_covers() -> None:
+    added = STATEMENTS[DATA["rounds"][0]["statements"] :]
+    uncovered = [s for s in added if not s["claims"]]
+    assert len(uncovered) == 86
+    assert Counter(s["verdict"] for s in uncovered) == {
+        "supported": 59,
+        "refuted": 12,
+        "undecided": 15,
+    }
+
+
+def test_the_second_rounds_scripts_give_the_verdicts_written() -> None:
+    printed = {}
+    for name in ROUND_SCRIPTS:
+        script = SURVEY / "checks" / f"{name}.py"
+        out = subprocess.run(
+            [sys.executable, str(script)], capture_output=True, text=True, check=True
+        ).stdout
+        for line in out.splitlines():
+            fields = line.split(" | ")
+            if len(fields) >= 2 and fields[1] in {"supported", "refuted"}:
+                printed[fields[0]] = (fields[1], f"docs/_survey/checks/{name}.py")
+    written = {
+        s["id"]: (s["verdict"], s["evidence"])
+        for s in STATEMENTS
+        if s["evidence"].removeprefix("docs/_survey/checks/").removesuffix(".py") in ROUND_SCRIPTS
+    }
+    assert len(written) == 71
+    assert printed == written
