@@ -256,3 +256,42 @@ verdict(
     any("renamed to `torch.cuda.memory_reserved`" in m for m in messages),
     f"torch.cuda.memory_cached() warns: {messages[:1]}",
 )
+
+# Inference tensors, dropout and optimizer steps (second batch of the round).
+with torch.inference_mode():
+    made_inside = torch.ones(3)
+verdict(
+    "inference-tensor-immutable-outside",
+    error(lambda: made_inside.add_(1)) == "RuntimeError"
+    and error(lambda: made_inside.clone().add_(1)) == "no error",
+    f"in-place add outside inference_mode: {error(lambda: made_inside.add_(1))}; on a clone: "
+    f"{error(lambda: made_inside.clone().add_(1))}",
+)
+torch.manual_seed(0)
+dropout = torch.nn.Dropout(0.8)
+kept = dropout(torch.ones(10000))
+verdict(
+    "dropout-scales-by-inverse-keep",
+    set(kept.unique().tolist()) == {0.0, 5.0}
+    and torch.equal(dropout.eval()(torch.ones(3)), torch.ones(3)),
+    f"train values {sorted(set(kept.unique().tolist()))} (1 / (1 - 0.8) = 5); eval is the identity",
+)
+
+
+def moved(grad):
+    param = torch.nn.Parameter(torch.ones(2))
+    step = torch.optim.SGD([param], lr=0.1, momentum=0.9)
+    param.grad = torch.ones(2)
+    step.step()
+    before = param.detach().clone()
+    param.grad = grad
+    step.step()
+    return not torch.equal(param.detach(), before)
+
+
+verdict(
+    "none-grad-skipped-zero-grad-steps",
+    not moved(None) and moved(torch.zeros(2)),
+    f"second SGD-momentum step moves the parameter: grad None {moved(None)}, grad zeros "
+    f"{moved(torch.zeros(2))}",
+)

@@ -227,3 +227,29 @@ verdict(
     == "no error",
     "BCELoss with a long target raises; with a float target it runs",
 )
+
+# Repeating and strides (second batch of the round).
+square = torch.tensor([[1, 2], [3, 4]])
+verdict(
+    "tile-prepends-ones-to-dims",
+    torch.tile(square, (3,)).shape == (2, 6),
+    f"tile of a (2, 2) tensor with dims (3,): {tuple(torch.tile(square, (3,)).shape)}",
+)
+verdict(
+    "repeat-needs-all-dims",
+    error(lambda: square.repeat(2)) == "RuntimeError",
+    f"repeat(2) of a 2-D tensor: {error(lambda: square.repeat(2))}",
+)
+verdict(
+    "repeat-interleave-flattens-by-default",
+    torch.repeat_interleave(square, 2).shape == (8,)
+    and torch.repeat_interleave(square, 2, dim=0).shape == (4, 2),
+    f"repeat_interleave(x, 2): {tuple(torch.repeat_interleave(square, 2).shape)}, with dim=0: "
+    f"{tuple(torch.repeat_interleave(square, 2, dim=0).shape)}",
+)
+matrix = torch.zeros(2, 3, dtype=torch.float32)
+verdict(
+    "numpy-strides-bytes-torch-elements",
+    matrix.stride() == (3, 1) and matrix.numpy().strides == (12, 4),
+    f"torch strides {matrix.stride()}, NumPy strides of the same memory {matrix.numpy().strides}",
+)
