@@ -4,10 +4,13 @@ keeps nothing that would identify it."""
 
 from __future__ import annotations
 
+import copy
+import importlib.util
 import json
 import subprocess
 import sys
 from collections import Counter
+from typing import Any
 
 from checker import registry
 from tests.helpers import ROOT
@@ -114,3 +117,46 @@ def test_the_second_rounds_scripts_give_the_verdicts_written() -> None:
     }
     assert len(written) == 78
     assert printed == written
+
+
+def _add_round() -> Any:
+    spec = importlib.util.spec_from_file_location("add_round", SURVEY / "add_round.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.add_round
+
+
+def _first_round(extra_posts: list[dict[str, Any]]) -> dict[str, Any]:
+    first = DATA["rounds"][0]
+    posts = copy.deepcopy(POSTS[: first["posts"]]) + extra_posts
+    counted = Counter(s for p in posts for s in p["statements"])
+    statements = copy.deepcopy(STATEMENTS[: first["statements"]])
+    for s in statements:
+        s["posts"] = counted[s["id"]]
+        s["languages"] = sorted({p["lang"] for p in posts if s["id"] in p["statements"]})
+    return {
+        "schema": DATA["schema"],
+        "torch": DATA["torch"],
+        "statements": statements,
+        "posts": posts,
+    }
+
+
+def test_replaying_the_second_round_on_the_first_gives_the_file_back() -> None:
+    assert _add_round()(_first_round([]), DATA) == DATA
+
+
+def test_a_replayed_round_is_renumbered_after_the_bases_posts_and_recounted() -> None:
+    extra = {**copy.deepcopy(POSTS[0]), "post": DATA["rounds"][0]["posts"] + 1}
+    merged = _add_round()(_first_round([extra]), DATA)
+    assert [p["post"] for p in merged["posts"]] == list(range(1, len(POSTS) + 2))
+    assert merged["rounds"] == [
+        {"posts": DATA["rounds"][0]["posts"] + 1, "statements": DATA["rounds"][0]["statements"]},
+        DATA["rounds"][1],
+    ]
+    counts = {s["id"]: s["posts"] for s in merged["statements"]}
+    assert all(
+        counts[s] == next(x["posts"] for x in STATEMENTS if x["id"] == s) + 1
+        for s in extra["statements"]
+    )
