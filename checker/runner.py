@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from checker import devices as devices_mod
 from checker import speed
@@ -23,6 +24,9 @@ from checker.registry import Registry
 from checker.source_hash import claim_hash
 from checker.typing import Device
 from checker.verdict import Verdict, broken, judge, not_run
+
+if TYPE_CHECKING:  # checker.versions runs claims with a Runner
+    from checker.versions import Versions
 
 #: The job handler that runs a probe inside a worker (see :mod:`checker.worker`).
 worker_handler = "checker.worker:run_probe"
@@ -58,6 +62,9 @@ class Runner:
     cache: Cache | None = None
     #: Recorded evidence per device, shown where that device is absent.
     recorded: Mapping[str, DeviceRecord] = field(default_factory=dict)
+    #: Outcomes per torch release on the CPU: a recording made with an older release that
+    #: gave the same outcome there is that release's behaviour, not a contradiction.
+    versions: Versions | None = None
     limits: ProbeLimits = field(default_factory=ProbeLimits)
     #: How many probes may run at once. Keep 1 for memory and timing claims.
     jobs: int = 1
@@ -116,7 +123,12 @@ class Runner:
         if evidence is None:
             return not_run(claim, device, reason)
         stale = evidence.probe_hash != claim_hash(claim)
-        return not_run(claim, device, reason, evidence, stale=stale)
+        superseded = ""
+        if self.versions is not None and evidence.outcome.value != claim.expect.value:
+            superseded = self.versions.superseded(
+                claim.id, evidence.torch_version, evidence.outcome.value
+            )
+        return not_run(claim, device, reason, evidence, stale=stale, superseded=superseded)
 
     # -- running in workers -------------------------------------------------------------
 

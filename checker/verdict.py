@@ -34,6 +34,10 @@ class Verdict:
     reason: str = ""
     #: True when the evidence was recorded for an older version of the probe's source.
     stale: bool = False
+    #: Why a recorded outcome other than the docs' is an older release's behaviour, the same
+    #: on the CPU with that release (:meth:`checker.versions.Versions.superseded`); empty
+    #: otherwise. Such a recording contradicts nothing the docs say of today's releases.
+    superseded: str = ""
 
     @property
     def expected(self) -> Expect:
@@ -56,6 +60,7 @@ class Verdict:
             self.outcome is Outcome.NOT_RUN
             and self.evidence is not None
             and self.evidence.outcome.value != self.claim.expect.value
+            and not self.superseded
         )
 
     @property
@@ -99,7 +104,15 @@ def broken(claim: Claim, device: str, reason: str) -> Verdict:
 
 
 def not_run(
-    claim: Claim, device: str, reason: str, evidence: Evidence | None = None, *, stale: bool = False
+    claim: Claim,
+    device: str,
+    reason: str,
+    evidence: Evidence | None = None,
+    *,
+    stale: bool = False,
+    superseded: str = "",
 ) -> Verdict:
     """A verdict for a claim not run on ``device``; ``evidence`` may be a recorded one."""
-    return Verdict(claim, device, Outcome.NOT_RUN, evidence, reason=reason, stale=stale)
+    return Verdict(
+        claim, device, Outcome.NOT_RUN, evidence, reason=reason, stale=stale, superseded=superseded
+    )

@@ -133,6 +133,22 @@ class Versions:
             if before != after
         ]
 
+    def superseded(self, claim_id: str, torch_version: str, outcome: str) -> str:
+        """Why ``outcome``, recorded with ``torch_version``, is the behaviour of an older
+        release rather than a contradiction of the docs: on the CPU that release gave the same
+        outcome, and the newest sampled release the other one. Empty when it is not so."""
+        history = dict(self.history(claim_id))
+        release = release_of(torch_version)
+        newest = self.history(claim_id)[-1][1] if history else ""
+        if history.get(release) != outcome or newest in ("", outcome):
+            return ""
+        if newest not in ("holds", "fails"):
+            return ""
+        return (
+            f"recorded with torch {short(release)}, which gave {outcome} on the CPU too; "
+            f"{newest} on torch {short(self.releases[-1])}"
+        )
+
     def errors(self, claim_id: str) -> list[str]:
         """Releases on which the probe broke (an API that did not exist yet, for example)."""
         return [r for r, o in self.history(claim_id) if o == "error"]

@@ -110,3 +110,37 @@ def test_the_committed_file_shows_a_change_inside_the_supported_range() -> None:
     assert found is not None
     assert found.releases[0] == "2.4.1"
     assert found.change("saved-tensors/func-forward-transforms-allow-hooks") == "holds since 2.5"
+
+
+def test_a_recording_made_with_an_older_release_that_behaved_so_contradicts_nothing() -> None:
+    """A GPU machine with torch 2.4 recorded "fails" for a claim that holds since 2.5: the
+    CPU gave "fails" on 2.4 too, so the recording is that release's behaviour, shown as such,
+    and no contradiction of the docs (which state today's); made with 2.13 it would be one."""
+    from checker.evidence import Evidence, Observation
+    from checker.record import DeviceRecord
+    from checker.registry import Registry
+    from checker.runner import Runner
+
+    merged = versions.merge(RUNS)
+    assert merged.superseded("a/b", "2.4.1+cu121", "fails") == (
+        "recorded with torch 2.4, which gave fails on the CPU too; holds on torch 2.13"
+    )
+    assert merged.superseded("a/b", "2.10.0+cu130", "fails") == ""  # it holds there
+    assert merged.superseded("a/c", "2.4.1", "fails") == ""  # it never changed
+    assert merged.superseded("a/b", "2.4.1", "holds") == ""  # not what 2.4 gave
+    claim = next(c for c in CLAIMS if c.expect.value == "holds")
+    history = versions.Versions(
+        ("2.4.1", "2.13.0"), {claim.id: {"2.4.1": "fails", "2.13.0": "holds"}}, "", ""
+    )
+    for torch_version, contradicts in (("2.4.1+cu121", False), ("2.13.0+cu130", True)):
+        evidence = Evidence(
+            claim.id, "cuda", "GPU", torch_version, "hash", Observation(False, "holds if x"),
+            0.1, "2026-11-27T00:00:00+00:00", origin="recorded",
+        )  # fmt: skip
+        record = DeviceRecord(
+            Path("cuda.json"), "cuda", "GPU", torch_version, "2026-11-27", {claim.id: evidence}
+        )
+        runner = Runner(Registry(CLAIMS), recorded={"cuda": record}, versions=history)
+        verdict = runner._recorded(claim, "cuda", "no CUDA here")
+        assert verdict.recorded_contradiction is contradicts
+        assert bool(verdict.superseded) is not contradicts

@@ -52,6 +52,7 @@ def verify(registry: Registry, options: VerifyOptions) -> VerifyResult:
         registry,
         cache=Cache.default(options.project_root) if options.use_cache else None,
         recorded=_recorded(options.project_root),
+        versions=versions_mod.load(options.project_root / versions_mod.VERSIONS_PATH),
         limits=options.limits,
         jobs=options.jobs,
     )

@@ -186,6 +186,8 @@ def _filtered_as(verdict: Verdict) -> Status:
     """The outcome the filter files a verdict under: a device absent from the build machine
     whose recorded evidence is shown counts as what that evidence found."""
     if verdict.status is Status.NOT_RUN and verdict.evidence is not None:
+        if verdict.superseded:  # an older release's behaviour: no verdict on today's
+            return Status.NOT_RUN
         return Status.CONTRADICTED if verdict.recorded_contradiction else Status.CONFIRMED
     return verdict.status
 

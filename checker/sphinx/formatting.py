@@ -104,6 +104,8 @@ def badge_parts(verdict: Verdict, lang: str) -> list[str]:
         parts.append(text(lang, "recorded", date=evidence.measured_at[:10]))
     if verdict.stale:
         parts.append(text(lang, "stale"))
+    if verdict.superseded:
+        parts.append(text(lang, "superseded"))
     return parts
 
 
@@ -116,4 +118,6 @@ def badge_classes(verdict: Verdict) -> list[str]:
             classes.append("checker-recorded")
     if verdict.stale:
         classes.append("checker-stale")
+    if verdict.superseded:
+        classes.append("checker-superseded")
     return classes

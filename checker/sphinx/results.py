@@ -142,7 +142,9 @@ def compute_results(app: Sphinx) -> None:
     root = Path(app.confdir)
     results.versions = _versions(root, config)
     cache = Cache.default(root)
-    runner = Runner(loaded, cache=cache, recorded=_recorded(root, config))
+    runner = Runner(
+        loaded, cache=cache, recorded=_recorded(root, config), versions=results.versions
+    )
     devices: list[Device] = [d for d in ("cpu", "cuda") if d in config.devices]
     try:
         with _probes_lock(cache):

@@ -23,6 +23,8 @@ LABELS: dict[str, str] = {
     "not-run": "not run",
     "recorded": "recorded {date}",
     "stale": "stale: the probe changed since",
+    # a recording made with an older torch whose outcome the CPU gave on that release too
+    "superseded": "an older torch: the CPU gave the same there",
     "evidence": "Evidence",
     "rule": "Decision rule",
     "probe": "Probe",
