@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.autograd")
 
 
 def test_ids_and_keys_carry_the_topic_prefix() -> None:
-    assert len(CLAIMS) == 20
+    assert len(CLAIMS) == 19
     for claim in CLAIMS:
         assert claim.topic == "autograd", claim.id
         assert all(key.startswith("ag-") for key in claim.all_measures), claim.id
@@ -48,7 +48,7 @@ FINDINGS = {
     (17, "autograd/myth-eval-disables-grad", C),
     (19, "autograd/myth-zero-grad-allows-second-backward", C),
     (21, "autograd/anomaly-detection-misses-inf", S),
-    (23, "autograd/isfinite-flags-inf-and-nan", S),
+    (23, "numerics/isfinite-flags-inf-and-nan", S),
     (25, "autograd/summed-losses-give-the-same-gradients", S),
     (27, "autograd/create-graph-keeps-parameters-alive", S),
     (29, "autograd/integer-tensors-cannot-require-grad", S),

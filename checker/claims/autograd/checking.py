@@ -10,55 +10,6 @@ from checker.evidence import Measurement, Observation
 from checker.typing import Device
 
 
-def probe_isfinite_flags_both(device: Device) -> Observation:
-    return _flags_rule(check="isfinite")
-
-
-def control_isnan_flags_both(device: Device) -> Observation:
-    return _flags_rule(check="isnan")
-
-
-def _flags_rule(check: str) -> Observation:
-    import torch
-
-    values = torch.tensor([1.0, float("inf"), float("nan")])
-    if check == "isfinite":
-        flagged = (~torch.isfinite(values)).tolist()
-        call = "~torch.isfinite(values)"
-    else:
-        flagged = torch.isnan(values).tolist()
-        call = "torch.isnan(values)"
-    return Observation(
-        holds=flagged == [False, True, True],
-        rule=f"holds if, for values = [1.0, inf, nan], {call} flags inf and nan and not 1.0",
-        measurements=(Measurement(f"ag-{check}-flags", str(flagged), "text"),),
-    )
-
-
-ISFINITE_FLAGS_INF_AND_NAN = Claim(
-    id="autograd/isfinite-flags-inf-and-nan",
-    statement="torch.isfinite() is False for both inf and nan, so one check finds every "
-    "non-finite gradient.",
-    expect=Expect.HOLDS,
-    probe=probe_isfinite_flags_both,
-    control=Control(
-        "torch.isnan() in place of torch.isfinite()",
-        control_isnan_flags_both,
-        measures=("ag-isnan-flags",),
-    ),
-    devices=("cpu",),
-    measures=("ag-isfinite-flags",),
-    vocabulary=Vocabulary(
-        subjects=("isfinite",),
-        predicates={
-            "en": ("inf … nan", "nan … inf", "both"),
-            "ja": ("inf … nan", "nan … inf", "両方"),
-            "ko": ("inf … nan", "nan … inf", "모두", "둘 다"),
-        },
-    ),
-)
-
-
 def probe_summed_losses(device: Device) -> Observation:
     return _summed_rule(reset=False)
 
@@ -268,7 +219,6 @@ CREATE_GRAPH_KEEPS_PARAMETERS_ALIVE = Claim(
 
 
 CLAIMS = (
-    ISFINITE_FLAGS_INF_AND_NAN,
     SUMMED_LOSSES_GIVE_THE_SAME_GRADIENTS,
     CREATE_GRAPH_KEEPS_THE_GRAPH,
     CREATE_GRAPH_KEEPS_PARAMETERS_ALIVE,
