@@ -139,12 +139,7 @@ def test_summary_counts_the_snippets_newer_than_the_recorded_cuda_run(tmp_path: 
 #: H200), per page: they ran on the CPU only, and the pages mark each of them. A session that
 #: adds device-aware examples without a GPU declares them here; the next run on a GPU machine
 #: records them and empties this.
-AWAITING_GPU_RUN: dict[str, int] = {
-    "topics/amp.md": 6,
-    "topics/checkpointing.md": 12,
-    "topics/gradscaler.md": 4,
-    "topics/saved-tensors.md": 6,
-}
+AWAITING_GPU_RUN: dict[str, int] = {}
 
 
 def test_the_committed_cuda_record_matches_the_pages() -> None:
