@@ -71,5 +71,5 @@ def test_the_text_layer_imports_only_the_core() -> None:
         "__init__.py", "fields.py", "languages/__init__.py", "languages/base.py",
         "languages/en.py", "languages/ja.py", "languages/ko.py", "links.py", "markdown.py",
         "mo.py", "pages.py", "po.py", "po_entries.py", "po_header.py", "po_lexer.py",
-        "po_write.py", "reading.py", "sites.py", "values.py",
+        "po_write.py", "reading.py", "said.py", "sites.py", "values.py",
     ]  # fmt: skip

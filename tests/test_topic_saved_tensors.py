@@ -34,8 +34,8 @@ def test_memory_myths_are_decided_on_both_devices() -> None:
 
 #: (language, line, claim, verdict) of every claim finding in the sample notes: each claim of
 #: "Offloading in practice" stated once per language, the myth that save_on_cpu offloads only
-#: activations stated (line 3) and denied (line 5). The CUDA-only claim needs recorded CUDA
-#: evidence before the scanner can judge it; the claim save-on-cpu-frees-gpu-memory, whose
+#: activations stated (line 3) and denied (line 5). The CUDA-only claim is judged by the
+#: recorded CUDA evidence (an H200, 2026-11-27); the claim save-on-cpu-frees-gpu-memory, whose
 #: subject and predicate every line names, is kept out by its `unless` phrases or by the
 #: sentence naming another subject.
 OFFLOAD_STATEMENTS = {
@@ -46,7 +46,7 @@ OFFLOAD_STATEMENTS = {
         (5, "myth-save-on-cpu-offloads-only-activations", FindingVerdict.SUPPORTED),
         (7, "offload-hooks-can-keep-parameters", FindingVerdict.SUPPORTED),
         (9, "save-on-cpu-pin-memory-falls-back-without-cuda", FindingVerdict.SUPPORTED),
-        (11, "save-on-cpu-pinned-copies-do-not-wait", FindingVerdict.NEEDS_CUDA),
+        (11, "save-on-cpu-pinned-copies-do-not-wait", FindingVerdict.SUPPORTED),
         (13, "myth-save-on-cpu-offloads-func-grad", FindingVerdict.CONTRADICTED),
         (15, "save-on-cpu-packs-vmap-batch-once", FindingVerdict.SUPPORTED),
     )
