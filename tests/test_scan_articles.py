@@ -26,8 +26,8 @@ B, C, S, N, U = (
     FindingVerdict.NEEDS_CUDA,
     FindingVerdict.UNVERIFIED,
 )
-SHOWN = "prints what the article shows (1 output(s) compared)"
-SHOWN_2 = "prints what the article shows (2 output(s) compared)"
+SHOWN = "prints what the article shows (1 output compared)"
+SHOWN_2 = "prints what the article shows (2 outputs compared)"
 CUDA = "AssertionError: Torch not compiled with CUDA enabled (line {}): it needs a CUDA device"
 NOTHING = "runs; the article shows no output to compare"
 INTEGER = "RuntimeError: Only Tensors of floating point and complex dtype can require gradients"
@@ -57,8 +57,8 @@ SNIPPETS = [
     ("en/notebook.ipynb", 40, "en", B, False,
      "raises ValueError: invalid literal for int() with base 10: 'three' (line 40)"),
     ("en/raising.md", 6, "en", S, False,
-     "prints what the article shows (1 output(s) compared); raises and runs as its comments "
-     "say (2 line(s))"),
+     "prints what the article shows (1 output compared); raises and runs as its comments "
+     "say (2 lines)"),
     ("en/raising.md", 20, "en", C, False,
      "line 20: the article's comment says 'raises: d came from c', the line ran without error; "
      f"line 21: the article's comment says 'no error', the line raised '{LEAF}' (line 21)"),
@@ -124,8 +124,8 @@ SNIPPETS = [
      "on line 1; with its indentation repaired: broken, raises TypeError: scale() missing 1 "
      "required positional argument: 'factor' (line 5)"),
     ("ko/raising.md", 6, "ko", S, False,
-     "prints what the article shows (1 output(s) compared); raises and runs as its comments "
-     "say (1 line(s))"),
+     "prints what the article shows (1 output compared); raises and runs as its comments "
+     "say (1 line)"),
     ("ko/raising.md", 16, "ko", B, True,
      f"as published: raises {INTEGER} (line 16); with "
      f"{AS_FLOATS.format('[1, 2, 3]', '[1.0, 2.0, 3.0]')}: contradicted, line 19: the article "

@@ -20,7 +20,7 @@ from tests.helpers import ROOT, sample
 
 SAMPLES = sample("scan-python")
 B, S = FindingVerdict.BROKEN, FindingVerdict.SUPPORTED
-SHOWN = "prints what the article shows (1 output(s) compared)"
+SHOWN = "prints what the article shows (1 output compared)"
 
 
 def test_a_gallery_example_is_read_as_its_cells() -> None:
@@ -153,3 +153,9 @@ def test_every_snippet_finding(result: ScanResult) -> None:
         ("percent.txt", 7, S, SHOWN),
         ("percent.txt", 15, S, SHOWN),
     ]  # fmt: skip
+    # each worded as a template and its values, which a findings page translates
+    assert all(
+        f.said is not None and f.said.english == f.evidence
+        for f in result.findings
+        if f.kind == "snippet"
+    )

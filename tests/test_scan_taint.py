@@ -133,5 +133,5 @@ def test_later_snippets_are_judged_on_what_does_not_depend_on_the_failure(
          "(line 49)"),
         # made after the failure, from nothing the failure touched; the SystemExit after a
         # failure does not end the session
-        (54, S, "prints what the article shows (1 output(s) compared)"),
+        (54, S, "prints what the article shows (1 output compared)"),
     ]  # fmt: skip

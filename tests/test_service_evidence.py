@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from checker.i18n.checks.english import english_words
 from checker.scan.claim_evidence import ClaimEvidence
 from checker.service import checks
 from checker.service.app import create_app
@@ -25,6 +26,7 @@ from checker.service.submissions import one_message
 from checker.sphinx.formatting import value
 from checker.sphinx.messages import translate_text
 from checker.text.languages import TRANSLATED
+from checker.text.said import Said
 from tests.helpers import ROOT
 from tests.service_helpers import config
 
@@ -155,3 +157,124 @@ def test_the_gates_messages_are_in_the_pages_language(
     assert shown in page
     if lang != "en":
         assert "numbers differ" not in page
+
+
+#: An article with two snippets, one that prints other than the output it shows and one
+#: that raises, and a sentence naming an API that does not exist.
+SNIPPETS = (
+    "# メモ\n\n合計を表示します。\n\n```python\nimport torch\n"
+    "print(torch.ones(2).sum().item())\n```\n\n```text\n3.0\n```\n\n"
+    "形を変えます。\n\n```python\nimport torch\ntorch.zeros(2).view(3)\n```\n\n"
+    "`torch.zeros_like_all` で同じ形のテンソルを作ります。\n"
+)
+#: How each page says that the API does not exist (the torch version filled in).
+MISSING = {
+    "en": "`torch.zeros_like_all` does not exist in torch {version}: `torch` has no attribute "
+    "`zeros_like_all`",
+    "ja": "`torch.zeros_like_all` は torch {version} に存在しません：`torch` には属性 "
+    "`zeros_like_all` がありません",
+    "ko": "`torch.zeros_like_all`은(는) torch {version}에 존재하지 않습니다: `torch`에는 "
+    "`zeros_like_all` 속성이 없습니다",
+}
+#: The values the run gave, quoted in every language as the English quotes them.
+QUOTED = ("'3.0'", "'2.0'", "RuntimeError: shape '[3]' is invalid for input of size 2")
+#: Where the page gives a finding's evidence.
+_EVIDENCE = re.compile(r'<p class="evidence">(.*?)</p>', re.DOTALL)
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory: pytest.TempPathFactory) -> tuple[TestClient, str]:
+    folder = tmp_path_factory.mktemp("snippets")
+    cfg = config(folder / "service")
+    app = create_app(cfg, Queue(cfg))
+    store = app.state.service.store
+    job = store.add_job("scan", "auto", "article.md", ".md", SNIPPETS, True, None, 3600)
+    (folder / "work").mkdir()
+    assert store.finish(job.id, checks.scan_article(job, cfg, lambda *_: None, folder / "work"))
+    return TestClient(app), job.id
+
+
+def test_snippet_findings_carry_their_evidence_as_a_template(
+    ran: tuple[TestClient, str],
+) -> None:
+    client, job_id = ran
+    findings = client.get(f"/api/scan/{job_id}").json()["findings"]
+    snippets = [
+        (f["line"], f["verdict"], f["evidence"]) for f in findings if f["kind"] == "snippet"
+    ]
+    assert snippets == [
+        (11, "contradicted", "line 11: the article shows '3.0', the run printed '2.0'"),
+        (18, "broken", f"raises {QUOTED[2]} (line 18)"),
+    ]
+    for finding in findings:
+        if finding["kind"] == "snippet":
+            assert Said.from_dict(finding["said"]).english == finding["evidence"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"),
+    [
+        (
+            "ja",
+            (
+                "11 行目：記事には '3.0' と示されていますが、実行では '2.0' が出力されました",
+                f"例外を送出します（18 行目）：{QUOTED[2]}",
+            ),
+        ),
+        (
+            "ko",
+            (
+                "11번째 줄: 글에는 '3.0'(으)로 나와 있지만, 실행에서는 '2.0'이(가) 출력되었습니다",
+                f"예외가 발생합니다(18번째 줄): {QUOTED[2]}",
+            ),
+        ),
+    ],
+)
+def test_a_snippets_evidence_is_in_the_pages_language_its_quotes_as_they_ran(
+    ran: tuple[TestClient, str], lang: str, shown: tuple[str, str]
+) -> None:
+    client, job_id = ran
+    page = html.unescape(client.get(f"/results/{job_id}?ui={lang}").text)
+    evidence = [e for e in _EVIDENCE.findall(page) if any(q in e for q in QUOTED)]
+    assert tuple(evidence) == shown
+    assert [english_words(_unquoted(e)) for e in evidence] == [[], []]
+    assert "the article shows" not in page and "raises RuntimeError" not in page
+
+
+def test_the_english_page_shows_a_snippets_evidence_as_the_command_line_does(
+    ran: tuple[TestClient, str],
+) -> None:
+    client, job_id = ran
+    page = html.unescape(client.get(f"/results/{job_id}?ui=en").text)
+    assert "line 11: the article shows '3.0', the run printed '2.0'" in page
+    assert f"raises {QUOTED[2]} (line 18)" in page
+    evidence = [_unquoted(e) for e in _EVIDENCE.findall(page) if any(q in e for q in QUOTED)]
+    assert [english_words(e) for e in evidence] == [  # what the other pages must not have
+        ["line", "the", "article", "shows", "the", "run", "printed"],
+        ["raises"],
+    ]
+
+
+def _unquoted(evidence: str) -> str:
+    """``evidence`` without the values the run gave."""
+    for quoted in QUOTED:
+        evidence = evidence.replace(quoted, " ")
+    return evidence
+
+
+@pytest.mark.parametrize("lang", ["en", *TRANSLATED])
+def test_an_api_findings_evidence_is_in_the_pages_language(
+    ran: tuple[TestClient, str], lang: str
+) -> None:
+    client, job_id = ran
+    result = client.get(f"/api/scan/{job_id}").json()
+    [api] = [f for f in result["findings"] if f["kind"] == "api"]
+    version = result["summary"]["torch_version"]
+    assert (api["line"], api["verdict"]) == (21, "contradicted")
+    assert api["evidence"] == MISSING["en"].format(version=version)
+    assert Said.from_dict(api["said"]).english == api["evidence"]
+    page = html.unescape(client.get(f"/results/{job_id}?ui={lang}").text)
+    shown = MISSING[lang].format(version=version)
+    assert f'<p class="evidence">{shown}</p>' in page
+    english = ["does", "not", "exist", "in", "has", "no", "attribute"] if lang == "en" else []
+    assert english_words(shown.replace(version, " ")) == english

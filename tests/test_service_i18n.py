@@ -26,12 +26,18 @@ MESSAGES = ui.generated_catalog().extract((), ROOT, ()).messages
 
 def test_the_templates_have_the_messages_of_every_page() -> None:
     ids = {m.msgid for m in MESSAGES}
-    assert len({m.key for m in MESSAGES}) == len(ids) == 172
+    assert len({m.key for m in MESSAGES}) == len(ids) == 244
     assert {"Check an article", "Check a translation", "Claims and verdicts"} <= ids
     # the messages of the translation gate and the scanner, which a findings page shows
     where = [m.locations[0].split("/")[1] for m in MESSAGES]
-    assert (where.count("i18n"), where.count("scan")) == (54, 7)
+    assert (where.count("i18n"), where.count("scan")) == (54, 84)
     assert "numbers differ: {parts}" in ids
+    # a snippet finding's evidence; a verdict's word is the badge's too
+    assert "line {line}: the article shows {shown}, the run printed {got}" in ids
+    assert (
+        "checker/scan/snippet_said.py"
+        in next(m for m in MESSAGES if m.msgid == "broken").locations[0]
+    )
 
 
 def test_the_gate_checks_the_service_catalogs_and_they_pass() -> None:
@@ -40,8 +46,8 @@ def test_the_gate_checks_the_service_catalogs_and_they_pass() -> None:
     coverage = {c.lang: c for c in result.coverage if c.page == SERVICE_PAGE}
     for lang in TRANSLATED:
         assert (coverage[lang].translated, coverage[lang].total, coverage[lang].fuzzy) == (
-            172,
-            172,
+            244,
+            244,
             0,
         )
     assert [f for f in result.findings if f.page == SERVICE_PAGE] == []

@@ -23,10 +23,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from checker.scan import api_probe
 from checker.scan.document import Block
 from checker.scan.findings import FindingVerdict, ScanFinding
 from checker.scan.names import PLACEHOLDERS
 from checker.text import languages, reading
+from checker.text.said import Said, SaidValue, said
 
 #: ``torch.a.b`` in prose: ASCII identifiers only (Japanese and Korean particles touch the
 #: name: ``torch.from_numpyは``), not part of an address (``.../torch.Tensor.detach.html``).
@@ -173,32 +175,65 @@ def findings(  # noqa: PLR0917
         if facts is None:
             continue
 
-        def add(verdict: FindingVerdict, evidence: str, ref: Reference = ref) -> None:
+        def add(verdict: FindingVerdict, evidence: Said, ref: Reference = ref) -> None:
             key = (ref.line, ref.name, verdict)
             found.setdefault(
-                key, ScanFinding(path, ref.line, lang, "api", verdict, ref.quote, evidence)
+                key,
+                ScanFinding(
+                    path, ref.line, lang, "api", verdict, ref.quote, evidence.english, said=evidence
+                ),
             )
 
         if not facts["exists"]:
             if ref.where == "prose" and reading.negations(ref.quote, lang) > 0:  # type: ignore[arg-type]
                 continue  # "`torch.Variable` does not exist": the sentence says so itself
             verdict = FindingVerdict.CONTRADICTED if ref.where == "prose" else FindingVerdict.BROKEN
-            add(
-                verdict, f"`{ref.name}` does not exist in torch {torch_version}: {facts['missing']}"
+            missing = said(
+                "{name} does not exist in torch {version}: {missing}",
+                name=f"`{ref.name}`",
+                version=torch_version,
+                missing=_missing(str(facts["missing"])),
             )
+            add(verdict, missing)
             continue
         if facts["deprecated"]:
             if ref.where == "prose" and _says_deprecated(ref.quote):
                 continue  # "`torch.cuda.amp.autocast` is deprecated": the sentence says so
+            deprecated = str(facts["deprecated"])
             add(
                 FindingVerdict.OUTDATED,
-                f"`{ref.name}` is deprecated in torch {torch_version}: {facts['deprecated']}",
+                said(
+                    "{name} is deprecated in torch {version}: {deprecated}",
+                    name=f"`{ref.name}`",
+                    version=torch_version,
+                    deprecated=api_probe.VARIABLE
+                    if deprecated == api_probe.VARIABLE.english
+                    else deprecated,  # PyTorch's own words, as it says them
+                ),
             )
         problem = calls.get((ref.name, ref.line)) if ref.call else None
         if problem:
             add(
                 FindingVerdict.BROKEN,
-                f"the call to `{ref.name}` does not match its signature in torch "
-                f"{torch_version}: {problem}",
+                said(
+                    "the call to {name} does not match its signature in torch {version}: {problem}",
+                    name=f"`{ref.name}`",
+                    version=torch_version,
+                    problem=problem,  # Python's message
+                ),
             )
     return sorted(found.values(), key=lambda f: (f.line, f.quote))
+
+
+#: How the probe says a name is missing (:func:`checker.scan.api_probe.resolve`).
+_NO_ATTRIBUTE = re.compile(r"(`[^`]+`) has no attribute (`[^`]+`)")
+
+
+def _missing(missing: str) -> SaidValue:
+    """The probe's reason for a missing name, as a template where it is the probe's."""
+    found = _NO_ATTRIBUTE.fullmatch(missing)
+    if found is None:
+        return missing
+    return said(
+        "{owner} has no attribute {attribute}", owner=found.group(1), attribute=found.group(2)
+    )

@@ -17,6 +17,14 @@ import importlib
 import inspect
 from typing import Any
 
+from checker.text.said import said
+
+#: What ``torch.autograd.Variable`` is deprecated for: it returns a plain tensor.
+VARIABLE = said(
+    "`torch.autograd.Variable(t)` returns a plain `torch.Tensor`: Variables and Tensors are "
+    "one type; use tensors with `requires_grad=True`"
+)
+
 
 def resolve(args: dict[str, Any]) -> dict[str, Any]:
     """``args``: ``names`` (dotted names) and ``calls`` (``[name, positional count,
@@ -67,10 +75,7 @@ def _deprecation(name: str, obj: Any, torch: Any) -> str | None:
     if name == "torch.autograd.Variable":
         made = obj(torch.ones(1))
         if type(made) is torch.Tensor:
-            return (
-                "`torch.autograd.Variable(t)` returns a plain `torch.Tensor`: Variables and "
-                "Tensors are one type; use tensors with `requires_grad=True`"
-            )
+            return VARIABLE.english
     return None
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from checker.scan import names, snippets
 from checker.scan.document import Document
 from checker.scan.findings import FindingVerdict, ScanFinding
+from checker.text.said import Said, said
 
 #: Names that let a program bind globals out of sight of reading.
 _DYNAMIC = frozenset({"exec", "globals", "vars", "__builtins__", "builtins", "__import__"})
@@ -283,30 +284,44 @@ def with_latent(found: list[ScanFinding], prepared: list[snippets.Prepared]) -> 
         if finding is not found[error.snippet]:
             continue  # one finding per snippet: its first latent error
         line = _line_map(prepared)
-        function = f"`{error.function}`" if error.function else "the lambda"
-        what = (
-            f"{function} (line {line(error.snippet, error.function_line)}) reads `{error.name}` "
-            f"at line {line(error.snippet, error.line)}"
+        function: str | Said = f"`{error.function}`" if error.function else said("the lambda")
+        what = said(
+            "{function} (line {line}) reads {name} at line {at}",
+            function=function,
+            line=line(error.snippet, error.function_line),
+            name=f"`{error.name}`",
+            at=line(error.snippet, error.line),
         )
         raises = f"NameError: name '{error.name}' is not defined"
         if error.kind == "undefined":
-            evidence = (
-                f"{what}, which nothing in the file defines: that line raises {raises} "
-                "whenever it runs; the article's own run never raised it"
+            evidence = said(
+                "{what}, which nothing in the file defines: that line raises {error} whenever "
+                "it runs; the article's own run never raised it",
+                what=what,
+                error=raises,
             )
         else:
-            imported = line(error.imported_at[1], error.imported_at[0])
-            again = line(error.replaced_at[1], error.replaced_at[0])
-            evidence = (
-                f"{what}, which the file imports only at line {imported}, after this snippet; "
-                f"{function} is defined again at line {again} before anything uses it, so this "
-                f"version can run only where it stands, where that line raises {raises}"
+            evidence = said(
+                "{what}, which the file imports only at line {imported}, after this snippet; "
+                "{function} is defined again at line {again} before anything uses it, so this "
+                "version can run only where it stands, where that line raises {error}",
+                what=what,
+                imported=line(error.imported_at[1], error.imported_at[0]),
+                function=function,
+                again=line(error.replaced_at[1], error.replaced_at[0]),
+                error=raises,
             )
+        evidence = said(
+            "{evidence} (as the article runs it: {run})",
+            evidence=evidence,
+            run=finding.said or finding.evidence,
+        )
         replaced[error.snippet] = dataclasses.replace(
             finding,
             verdict=FindingVerdict.BROKEN,
             line=line(error.snippet, error.line),
-            evidence=f"{evidence} (as the article runs it: {finding.evidence})",
+            evidence=evidence.english,
+            said=evidence,
         )
     return replaced
 
@@ -338,6 +353,12 @@ def whole_program(document: Document, lang: str, found: list[ScanFinding]) -> li
     if any(f.verdict is FindingVerdict.BROKEN and f.line == line for f in found):
         return []
     text = program.text.split("\n")[line - program.line]
+    compiled = said(
+        "the file, run as the Python program it is, does not compile: {error} (line {line}); "
+        "its cells were run without the lines that are not code",
+        error=f"{type(error).__name__}: {error.msg}",
+        line=line,
+    )
     return [
         ScanFinding(
             str(document.path),
@@ -346,8 +367,7 @@ def whole_program(document: Document, lang: str, found: list[ScanFinding]) -> li
             "snippet",
             FindingVerdict.BROKEN,
             text.strip(),
-            f"the file, run as the Python program it is, does not compile: "
-            f"{type(error).__name__}: {error.msg} (line {line}); its cells were run without "
-            "the lines that are not code",
+            compiled.english,
+            said=compiled,
         )
     ]

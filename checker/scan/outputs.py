@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from checker.scan import compare
+from checker.scan import compare, snippet_said
 from checker.scan.program import Expectation, Program
 from checker.scan.raising import RAISES, RUNS
 from checker.scan.sandbox import SnippetOutcome
 from checker.scan.values import same_value
+from checker.text.said import Said
 
 #: Errors that say the session lacks something, not that the line fails: a name an earlier
 #: snippet left undefined, a package not installed.
@@ -33,11 +34,11 @@ _CAUGHT = "Traceback (most recent call last):\n  ...\n"
 
 def differences(
     expected: tuple[Expectation, ...], outcome: SnippetOutcome, *, kinds: bool = True
-) -> list[tuple[int, str]]:
+) -> list[tuple[int, Said]]:
     """``(article line, what differs)`` for each expected output of a statement that ran to
     its end (all of them, when the run did not stop on an error). ``kinds=False``: a repair
     changed dtypes, values are compared, not their kinds."""
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, Said]] = []
     ran = len(outcome.outputs) - (1 if outcome.error is not None else 0)
     for stated in expected:
         expectation = stated
@@ -65,14 +66,16 @@ def differences(
         if expectation.parts:
             line, want, got = _first_difference(expectation, got, kinds)
             expectation = dataclasses.replace(expectation, line=line, text=want)
-        shows = "states" if expectation.source == "comment" else "shows"
         found.append(
             (
                 expectation.line,
-                f"line {expectation.line}: the article {shows} "
-                f"{one_line(compare.brief(expectation.text))!r}, the run "
-                f"{'printed' if not expectation.value else 'gave'} "
-                f"{one_line(compare.brief(got))!r}",
+                snippet_said.difference(
+                    expectation.line,
+                    repr(one_line(compare.brief(expectation.text))),
+                    repr(one_line(compare.brief(got))),
+                    comment=expectation.source == "comment",
+                    value=bool(expectation.value),
+                ),
             )
         )
     return found
@@ -106,22 +109,18 @@ def said_to_run(
     return next((e for e in expected if e.source == RUNS and e.line == line), None)
 
 
-def _outcome_difference(expectation: Expectation, outcome: SnippetOutcome) -> str | None:
+def _outcome_difference(expectation: Expectation, outcome: SnippetOutcome) -> Said | None:
     """How a statement's run differs from a comment saying it raises, or ``None``. (One said
     to run that raised ended the run: :func:`said_to_run`.)"""
     if expectation.source == RUNS:
         return None
     output = outcome.outputs[expectation.first]
     if _CAUGHT not in output:
-        return (
-            f"line {expectation.line}: the article's comment says {expectation.said!r}, the "
-            "line ran without error"
-        )
+        return snippet_said.ran_without_error(expectation.line, repr(expectation.said))
     raised = output.rsplit(_CAUGHT, 1)[1].strip()
     if expectation.text and raised.split(":", 1)[0] != expectation.text:
-        return (
-            f"line {expectation.line}: the article's comment says {expectation.said!r}, the "
-            f"line raised {one_line(raised)!r}"
+        return snippet_said.comment_raised(
+            expectation.line, repr(expectation.said), repr(one_line(raised))
         )
     return None
 

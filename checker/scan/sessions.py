@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from checker.scan.findings import FindingVerdict
 from checker.scan.program import Program
+from checker.text.said import Said, said
 
 
 def record(calls: dict[str, tuple[int, str]], program: Program | None) -> None:
@@ -26,7 +27,7 @@ def record(calls: dict[str, tuple[int, str]], program: Program | None) -> None:
 
 def variant(
     program: Program, raised: str, line: int, calls: Mapping[str, tuple[int, str]]
-) -> tuple[FindingVerdict, int | None, str] | None:
+) -> tuple[FindingVerdict, int | None, Said] | None:
     """``unverified`` for a snippet that raised ``raised`` (``Type: message``) at article
     ``line`` and is one call an earlier snippet makes (``calls``) with other arguments; else
     ``None``."""
@@ -40,9 +41,15 @@ def variant(
     return (
         FindingVerdict.UNVERIFIED,
         line,
-        f"raises {raised} (line {line}): `{call}` is the call of line {before[0]} "
-        f"(`{before[1]}`) with other arguments, meant to take its place rather than to run "
-        "after it",
+        said(
+            "raises {error} (line {line}): {call} is the call of line {at} ({before}) with "
+            "other arguments, meant to take its place rather than to run after it",
+            error=raised,
+            line=line,
+            call=f"`{call}`",
+            at=before[0],
+            before=f"`{before[1]}`",
+        ),
     )
 
 

@@ -44,6 +44,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from checker.scan import compare, names, outputs, repairs, sessions
+from checker.scan import snippet_said as words
 from checker.scan.announced import Announcements, catches, quoted_at
 from checker.scan.document import Block
 from checker.scan.findings import FindingVerdict, ScanFinding
@@ -53,6 +54,7 @@ from checker.scan.raising import RAISES, RUNS
 from checker.scan.readers.notebook import NOTEBOOK
 from checker.scan.sandbox import SandboxProgram, SnippetOutcome
 from checker.scan.typography import restore
+from checker.text.said import Said, SaidValue, said
 
 #: Code that uses a CUDA device (``torch.cuda.amp`` names a module, not a device).
 _CUDA = re.compile(
@@ -67,23 +69,6 @@ def uses_cuda(source: str) -> bool:
 
 
 _NAME_ERROR = re.compile(r"name '(\w+)' is not defined")
-#: The evidence's opening for a snippet the sandbox stopped, by cause.
-STOPPED = "stopped by the sandbox: "
-_STOPPED = {
-    "output": "output limit",
-    "disk": "disk limit",
-    "processes": "process limit",
-    "denied": "file access outside its throw-away folder refused",
-}
-#: The evidence's opening for a snippet that needs what the sandbox does not give, by cause:
-#: it is not judged (the code may well run on its author's machine).
-_NEEDS = {
-    "network": "needs the network, which the sandbox refuses",
-    "file": "needs a file the article does not provide",
-    "refused": "needs a system call the sandbox refuses",
-}
-#: The evidence's opening for a snippet a limit stopped before it could be judged.
-EXCEEDED = "exceeded the "
 
 
 @dataclass(frozen=True)
@@ -224,29 +209,22 @@ class Session:
     #: (``checker.scan.sessions``).
     calls: Mapping[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
 
-    def undone(self, touched: dict[str, int]) -> str:
+    def undone(self, touched: dict[str, int]) -> Said:
         """ "`x` and `y`, which the snippet at line 12 left undone when it raised"."""
-        named = " and ".join(f"`{name}`" for name in sorted(touched))
-        return f"{named}, which {self._snippet(min(touched.values()))} left undone when it raised"
+        return words.undone(list(touched), self._snippet(min(touched.values())))
 
-    def salvaged(self, used: Mapping[str, tuple[int, int]]) -> str:
+    def salvaged(self, used: Mapping[str, tuple[int, int]]) -> Said:
         """ "`x` comes from line 18 of the snippet at line 13, run after that snippet raised
         (it does not depend on what raised)"."""
-        named = " and ".join(f"`{name}`" for name in sorted(used))
         origin, source_line = min(used.values())
-        snippet = self._snippet(origin)
-        line = ""
+        line = None
         if 0 <= origin < len(self.programs) and (program := self.programs[origin].program):
-            line = f" line {program.article_line(source_line)} of"
-        return (
-            f"{named} {'comes' if len(used) == 1 else 'come'} from{line} {snippet}, run after "
-            "that snippet raised (it does not depend on what raised)"
-        )
+            line = program.article_line(source_line)
+        return words.salvaged(list(used), self._snippet(origin), line)
 
-    def _snippet(self, index: int) -> str:
-        if 0 <= index < len(self.programs):
-            return f"the snippet at line {self.programs[index].block.line}"
-        return "an earlier snippet"
+    def _snippet(self, index: int) -> int | None:
+        """The article line of the snippet ``index``; ``None`` for one not known."""
+        return self.programs[index].block.line if 0 <= index < len(self.programs) else None
 
 
 def judge(
@@ -257,7 +235,7 @@ def judge(
     the article (the published code is ``broken`` either way)."""
     code = prepared.block
 
-    def finding(verdict: FindingVerdict, line: int, evidence: str) -> ScanFinding:
+    def finding(verdict: FindingVerdict, line: int, evidence: SaidValue) -> ScanFinding:
         return ScanFinding(
             context.path,
             line,
@@ -265,8 +243,9 @@ def judge(
             "snippet",
             verdict,
             prepared.quote,
-            evidence,
+            evidence if isinstance(evidence, str) else evidence.english,
             repaired=prepared.repaired or bool(outcome and outcome.repaired_error),
+            said=None if isinstance(evidence, str) else evidence,
         )
 
     if prepared.compile_error is not None:
@@ -276,17 +255,26 @@ def judge(
                 finding(
                     FindingVerdict.BROKEN,
                     line,
-                    f"as published: {prepared.published}; with {prepared.repair} it still "
-                    f"does not compile: {description}",
+                    said(
+                        "as published: {published}; with {how} it still does not compile: {error}",
+                        published=prepared.published,
+                        how=words.repair(prepared.repair),
+                        error=description,
+                    ),
                 )
             ]
-        return [finding(FindingVerdict.BROKEN, line, f"as published: {description}")]
+        return [
+            finding(FindingVerdict.BROKEN, line, said("as published: {error}", error=description))
+        ]
     assert prepared.program is not None and outcome is not None
     verdict, where, evidence = _verdict(prepared, outcome, context, session)
     if outcome.supplied:
-        evidence += " (supplied the customary " + ", ".join(f"`{s}`" for s in outcome.supplied)
-        evidence += ", which the article leaves out)"
-    contradiction: tuple[int, str] | None = None
+        evidence = said(
+            "{evidence} (supplied the customary {imports}, which the article leaves out)",
+            evidence=evidence,
+            imports=", ".join(f"`{s}`" for s in outcome.supplied),
+        )
+    contradiction: tuple[int, SaidValue] | None = None
     if verdict is FindingVerdict.CONTRADICTED and where is not None:
         contradiction = (where, evidence)
     if verdict is FindingVerdict.BROKEN and outcome.error is not None:
@@ -295,7 +283,11 @@ def judge(
         if early:
             contradiction = (
                 early[0][0],
-                "; ".join(text for _, text in early) + f", before line {where} raised",
+                said(
+                    "{differences}, before line {line} raised",
+                    differences=words.joined([text for _, text in early]),
+                    line=str(where),
+                ),
             )
     published = _published(prepared, outcome)
     if published is None:
@@ -303,12 +295,18 @@ def judge(
         if contradiction is not None and verdict is FindingVerdict.BROKEN:
             found.append(finding(FindingVerdict.CONTRADICTED, *contradiction))
         return found
-    line, description, how = published
+    line, fault, how = published
     found = [
         finding(
             FindingVerdict.BROKEN,
             line,
-            f"as published: {description}; with {how}: {verdict.value}, {evidence}",
+            said(
+                "as published: {error}; with {how}: {verdict}, {evidence}",
+                error=fault,
+                how=how,
+                verdict=words.VERDICTS[verdict.value],
+                evidence=evidence,
+            ),
         )
     ]
     if contradiction is not None and contradiction[0] != line:
@@ -316,13 +314,20 @@ def judge(
             finding(
                 FindingVerdict.CONTRADICTED,
                 contradiction[0],
-                f"in the code run with {how} (as published: {description}): {contradiction[1]}",
+                said(
+                    "in the code run with {how} (as published: {error}): {contradiction}",
+                    how=how,
+                    error=fault,
+                    contradiction=contradiction[1],
+                ),
             )
         )
     return found
 
 
-def _published(prepared: Prepared, outcome: SnippetOutcome) -> tuple[int, str, str] | None:
+def _published(
+    prepared: Prepared, outcome: SnippetOutcome
+) -> tuple[int, SaidValue, SaidValue] | None:
     """``(line, description, how)`` of the published code's fault when the code that ran was
     repaired: it does not compile as published, or it raised where a repair took over."""
     program, error = prepared.program, outcome.repaired_error
@@ -331,17 +336,17 @@ def _published(prepared: Prepared, outcome: SnippetOutcome) -> tuple[int, str, s
         hows.append(prepared.runtime.how)
     if not hows:
         return None
-    how = " and ".join(hows)
+    how = words.repair(" and ".join(hows))
     if prepared.repaired:
         return prepared.published_line, prepared.published, how
     assert error is not None and program is not None
     line = program.article_line(error.line)
-    return line, f"raises {error.type}: {error.message} (line {line})", how
+    return line, words.raises(f"{error.type}: {error.message}", line), how
 
 
 def _shown_traceback(
     prepared: Prepared, text: str, line: int, *, bare: bool = False
-) -> tuple[FindingVerdict, int | None, str] | None:
+) -> tuple[FindingVerdict, int | None, SaidValue] | None:
     """The verdict on a snippet that raised ``text`` at ``line`` when the output shown under
     it is a traceback (``bare``: or ends in an exception's line, as pasted output does):
     supported when it is this error, else contradicted."""
@@ -357,79 +362,57 @@ def _shown_traceback(
         return None
     raised = f"Traceback (most recent call last):\n{text}"
     if compare.matches(shown.text, raised, bare=bare):
-        return FindingVerdict.SUPPORTED, None, f"raises {text} (line {line}), as the article shows"
+        return (
+            FindingVerdict.SUPPORTED,
+            None,
+            said("{raises}, as the article shows", raises=words.raises(text, line)),
+        )
     return (
         FindingVerdict.CONTRADICTED,
         shown.line,
-        f"line {shown.line}: the article shows {compare.brief(shown.text, bare=bare)!r}, the run "
-        f"raised {text!r} (line {line})",
+        said(
+            "line {line}: the article shows {shown}, the run raised {raised} (line {at})",
+            line=shown.line,
+            shown=repr(compare.brief(shown.text, bare=bare)),
+            raised=repr(text),
+            at=line,
+        ),
     )
 
 
 def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
     prepared: Prepared, outcome: SnippetOutcome, context: Context, session: Session
-) -> tuple[FindingVerdict, int | None, str]:
+) -> tuple[FindingVerdict, int | None, SaidValue]:
     program = prepared.program
     assert program is not None
     uses_cuda = bool(_CUDA.search(program.source)) and not context.cuda_present
-    if outcome.timed_out:
-        return (
-            FindingVerdict.UNVERIFIED,
-            None,
-            f"{EXCEEDED}time limit ({context.timeout_s:g} s per snippet; raise it with --timeout)",
-        )
-    if outcome.refused is not None:
-        return FindingVerdict.UNVERIFIED, None, outcome.refused
-    if outcome.failure is not None:
-        return FindingVerdict.UNVERIFIED, None, f"the sandbox failed: {outcome.failure}"
-    if outcome.signal in ("SIGKILL", "SIGXCPU"):
-        return (
-            FindingVerdict.UNVERIFIED,
-            None,
-            f"{EXCEEDED}CPU time limit ({outcome.signal}; raise it with --timeout)",
-        )
-    if outcome.signal:
-        return (
-            FindingVerdict.BROKEN,
-            None,
-            f"the process crashed with {_signal_name(outcome.signal)}",
-        )
+    stopped = _stopped(outcome, context)
+    if stopped is not None:
+        return stopped
     if outcome.error is not None:
         error = outcome.error
         line = program.article_line(error.line)
         text = f"{error.type}: {error.message}".strip().rstrip(":")
         if error.cause == "memory":
-            gib = f"{context.memory_bytes / 1024**3:g} GiB" if context.memory_bytes else ""
-            return (
-                FindingVerdict.UNVERIFIED,
-                line,
-                f"{EXCEEDED}memory limit ({gib + ', ' if gib else ''}{text}, line {line}; "
-                "raise it with --memory-limit)",
-            )
-        if error.cause in _NEEDS:  # what the code needs and the sandbox does not give
-            return FindingVerdict.UNVERIFIED, line, f"{_NEEDS[error.cause]} ({text}, line {line})"
+            return FindingVerdict.UNVERIFIED, line, words.memory(context.memory_bytes, text, line)
+        if error.cause in words.NEEDS:  # what the code needs and the sandbox does not give
+            return FindingVerdict.UNVERIFIED, line, words.NEEDS[error.cause](text, line)
         if error.cause:
-            return (
-                FindingVerdict.BROKEN,
-                line,
-                f"{STOPPED}{_STOPPED[error.cause]} ({text}, line {line})",
-            )
+            return FindingVerdict.BROKEN, line, words.STOPPED[error.cause](text, line)
         if uses_cuda and _CUDA_ERROR.search(text):
-            return FindingVerdict.NEEDS_CUDA, line, f"{text} (line {line}): it needs a CUDA device"
+            cuda = said("{error} (line {line}): it needs a CUDA device", error=text, line=line)
+            return FindingVerdict.NEEDS_CUDA, line, cuda
         judged = _not_its_fault(prepared, outcome, session, text, line)
         if judged is not None:
             return judged
-        said = outputs.said_to_run(prepared.expected, prepared.program, outcome)
-        if said is not None:  # with what the statements before it show
+        comment = outputs.said_to_run(prepared.expected, prepared.program, outcome)
+        if comment is not None:  # with what the statements before it show
             found = _early(prepared, outcome)
+            stated = repr(comment.said)
             found.append(
-                (
-                    said.line,
-                    f"line {said.line}: the article's comment says {said.said!r}, the line "
-                    f"raised {text!r} (line {line})",
-                )
+                (comment.line, words.comment_raised(comment.line, stated, repr(text), line))
             )
-            return FindingVerdict.CONTRADICTED, found[0][0], "; ".join(t for _, t in found)
+            return FindingVerdict.CONTRADICTED, found[0][0], words.joined([t for _, t in found])
         shown = _shown_traceback(prepared, text, line)
         if shown is not None:  # the output shown under the code is a traceback (a notebook's)
             return shown
@@ -442,40 +425,49 @@ def _verdict(  # noqa: PLR0911, PLR0912  one verdict per return
         variant = sessions.variant(program, text, line, session.calls)
         if variant is not None:
             return variant
-        where = f"; {session.salvaged(error.salvaged)}" if error.salvaged else ""
-        return FindingVerdict.BROKEN, line, f"raises {text} (line {line}){where}"
+        raised: SaidValue = words.raises(text, line)
+        if error.salvaged:
+            raised = words.joined([raised, session.salvaged(error.salvaged)])
+        return FindingVerdict.BROKEN, line, raised
     kept, depends = outputs.independent(prepared.expected, outcome)
     if depends and not kept:
         return (
             FindingVerdict.UNVERIFIED,
             None,
-            f"runs; what it shows depends on {session.undone(depends)}",
+            said("runs; what it shows depends on {undone}", undone=session.undone(depends)),
         )
     prepared = dataclasses.replace(prepared, expected=kept)
     if not prepared.expected:
-        note = "; it uses CUDA, absent here" if uses_cuda else ""
-        return (
-            FindingVerdict.UNVERIFIED,
-            None,
-            f"runs; the article shows no output to compare{note}",
-        )
+        return FindingVerdict.UNVERIFIED, None, words.nothing_to_compare(uses_cuda=uses_cuda)
     differences = outputs.differences(prepared.expected, outcome, kinds=_kinds(prepared, outcome))
     count = len(prepared.expected)
     if differences:  # one finding for the snippet, every difference in its evidence
         verdict = FindingVerdict.NEEDS_CUDA if uses_cuda else FindingVerdict.CONTRADICTED
-        evidence = "; ".join(text for _, text in differences)
-        if len(differences) > 1:
-            evidence += f" ({len(differences)} of {count} outputs differ)"
-        return verdict, differences[0][0], evidence
+        return verdict, differences[0][0], words.differ([t for _, t in differences], count)
     outcomes = sum(e.source in (RAISES, RUNS) for e in prepared.expected)
-    shows = [f"prints what the article shows ({count - outcomes} output(s) compared)"] * (
-        count > outcomes
-    )
-    shows += [f"raises and runs as its comments say ({outcomes} line(s))"] * bool(outcomes)
-    return FindingVerdict.SUPPORTED, None, "; ".join(shows)
+    return FindingVerdict.SUPPORTED, None, words.as_shown(count - outcomes, outcomes)
 
 
-def _early(prepared: Prepared, outcome: SnippetOutcome) -> list[tuple[int, str]]:
+def _stopped(
+    outcome: SnippetOutcome, context: Context
+) -> tuple[FindingVerdict, int | None, SaidValue] | None:
+    """The verdict of a snippet stopped before an error or its end: a limit, a refusal, a
+    failure of the sandbox, a crash; ``None`` for one that was not."""
+    if outcome.timed_out:
+        return UNVERIFIED, None, words.time_limit(f"{context.timeout_s:g}")
+    if outcome.refused is not None:
+        return UNVERIFIED, None, words.refused(outcome.refused)
+    if outcome.failure is not None:
+        return UNVERIFIED, None, said("the sandbox failed: {failure}", failure=outcome.failure)
+    if outcome.signal in ("SIGKILL", "SIGXCPU"):
+        return UNVERIFIED, None, words.cpu_limit(outcome.signal)
+    if outcome.signal:
+        crashed = said("the process crashed with {signal}", signal=_signal_name(outcome.signal))
+        return FindingVerdict.BROKEN, None, crashed
+    return None
+
+
+def _early(prepared: Prepared, outcome: SnippetOutcome) -> list[tuple[int, Said]]:
     """How what the statements before the one that raised show differs from the article
     (those that read nothing an earlier failure left undone)."""
     kept, _ = outputs.independent(prepared.expected, outcome)
@@ -490,7 +482,7 @@ def _kinds(prepared: Prepared, outcome: SnippetOutcome) -> bool:
 
 def _not_its_fault(
     prepared: Prepared, outcome: SnippetOutcome, session: Session, text: str, line: int
-) -> tuple[FindingVerdict, int | None, str] | None:
+) -> tuple[FindingVerdict, int | None, SaidValue] | None:
     """The verdict of an error that is not the snippet's fault (a name an earlier snippet
     defines, a placeholder, a value an earlier failure left undone), or ``None``."""
     error = outcome.error
@@ -505,40 +497,33 @@ def _not_its_fault(
         return (
             FindingVerdict.UNVERIFIED,
             line,
-            f"raises {text} (line {line}) where it uses {session.undone(dict(touched))}",
+            said(
+                "{raises} where it uses {undone}",
+                raises=words.raises(text, line),
+                undone=session.undone(dict(touched)),
+            ),
         )
     return None
 
 
 def _name_error(  # noqa: PLR0917
     name: str, prepared: Prepared, outcome: SnippetOutcome, session: Session, text: str, line: int
-) -> tuple[FindingVerdict, int | None, str] | None:
+) -> tuple[FindingVerdict, int | None, SaidValue] | None:
     """The verdict of a ``NameError`` that is not the snippet's fault, or ``None``."""
     if name in session.earlier:
-        lost = (
-            "its session was lost when a snippet was stopped"
-            if outcome.fresh
-            else ("it did not run to the end")
-        )
         return (
-            FindingVerdict.UNVERIFIED,
+            UNVERIFIED,
             line,
-            f"raises {text} (line {line}): the snippet at line {session.earlier[name]} defines "
-            f"it, but {lost}",
+            words.defined_earlier(text, line, session.earlier[name], outcome.fresh),
         )
     if name not in session.anywhere and (name in names.PLACEHOLDERS or prepared.expressions_only):
-        return (
-            FindingVerdict.UNVERIFIED,
-            line,
-            f"a placeholder: `{name}` (line {line}) stands for a value the article never "
-            "defines; the snippet is documentation, not a program",
-        )
+        return UNVERIFIED, line, words.placeholder(name, line)
     return None
 
 
 def _announced(  # noqa: PLR0917
     prepared: Prepared, error_type: str, message: str, session: Session, text: str, line: int
-) -> tuple[FindingVerdict, int | None, str] | None:
+) -> tuple[FindingVerdict, int | None, SaidValue] | None:
     """The verdict of an error the article quotes (see :mod:`checker.scan.announced`), or
     ``None`` where it quotes none, or the snippet catches the error and lets it escape."""
     assert prepared.program is not None
@@ -546,20 +531,14 @@ def _announced(  # noqa: PLR0917
         return None
     shown = quoted_at(session.words.after, error_type, message)
     if shown is not None:
-        return (
-            FindingVerdict.SUPPORTED,
-            None,
-            f"raises {text} (line {line}), as the article says at line {shown}",
-        )
+        return FindingVerdict.SUPPORTED, None, words.announced(text, line, shown)
     shown = quoted_at(session.words.article, error_type, message)
     if shown is not None:
-        return (
-            FindingVerdict.UNVERIFIED,
-            line,
-            f"raises {text} (line {line}), the error the article quotes at line {shown}: "
-            "whether this snippet is meant to raise it is not decided",
-        )
+        return UNVERIFIED, line, words.quoted_elsewhere(text, line, shown)
     return None
+
+
+UNVERIFIED = FindingVerdict.UNVERIFIED
 
 
 def _signal_name(name: str) -> str:
