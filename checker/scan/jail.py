@@ -41,6 +41,7 @@ from typing import Any
 
 from checker.scan import seccomp
 from checker.scan.cgroup import ControlGroup
+from checker.text.said import Said, said
 
 NOBODY = 65534
 #: Where the ``checker`` package is bound inside the jail (``PYTHONPATH``).
@@ -201,17 +202,24 @@ def facts_measures(facts: Mapping[str, Any], measures: dict[str, Any]) -> dict[s
     return found
 
 
-@functools.cache
 def unavailable() -> str:
     """Why no jail can be made here; empty when one can."""
+    reason = unavailable_said()
+    return reason.english if reason is not None else ""
+
+
+@functools.cache
+def unavailable_said() -> Said | None:
+    """Why no jail can be made here, as a template a findings page translates; ``None``
+    when one can."""
     if sys.platform != "linux":
-        return f"the sandbox needs Linux (this is {sys.platform})"
+        return said("the sandbox needs Linux (this is {platform})", platform=sys.platform)
     if shutil.which("bwrap") is None:
-        return "bubblewrap (bwrap) is not installed: install the bubblewrap package"
+        return said("bubblewrap (bwrap) is not installed: install the bubblewrap package")
     try:
         seccomp.program()
-    except seccomp.UnsupportedArchitecture as exc:
-        return str(exc)
+    except seccomp.UnsupportedArchitecture:
+        return said("no system call filter for the {arch} architecture", arch=seccomp.machine())
     trial = ["bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/"]
     probe = subprocess.run(
         [*trial, "--", "/bin/true"],
@@ -222,8 +230,10 @@ def unavailable() -> str:
         timeout=30,
     )
     if probe.returncode != 0:
-        return f"bubblewrap cannot make a sandbox here: {probe.stderr.strip()[:300]}"
-    return ""
+        return said(
+            "bubblewrap cannot make a sandbox here: {error}", error=probe.stderr.strip()[:300]
+        )
+    return None
 
 
 def _as_nobody() -> None:

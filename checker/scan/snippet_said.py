@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from checker.scan.jail import unavailable_said
 from checker.text.said import Said, SaidValue, said
 
 #: How the sandbox's opening for a snippet it stopped reads, by cause: the cause's name, the
@@ -126,7 +127,9 @@ def refused(reason: str) -> SaidValue:
             what=channel.group(1),
         )
     if reason.startswith("not run: "):
-        return said("not run: {reason}", reason=reason[len("not run: ") :])
+        why = reason[len("not run: ") :]
+        jail = unavailable_said()  # no jail here: its reason is a template too
+        return said("not run: {reason}", reason=jail if jail and jail.english == why else why)
     return reason
 
 

@@ -385,18 +385,25 @@ def test_the_host_temporary_folder_is_not_there(jailed: Jailed) -> None:
 def test_no_jail_no_code(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where bubblewrap is missing, nothing runs, and the outcome says why."""
     monkeypatch.setattr(jail_mod.shutil, "which", lambda name: None)
-    jail_mod.unavailable.cache_clear()
+    jail_mod.unavailable_said.cache_clear()
     from checker.scan import sandbox as sandbox_mod
+    from checker.scan.snippet_said import refused
 
     try:
         monkeypatch.setattr(sandbox_mod, "unavailable", jail_mod.unavailable)
         outcome = Sandbox(LIMITS).run("print('ran')")
+        assert outcome.outputs == ()
+        assert outcome.refused == (
+            "not run: bubblewrap (bwrap) is not installed: install the bubblewrap package"
+        )
+        # a findings page in another language translates the reason too: it is a template
+        reason = refused(outcome.refused)
+        assert not isinstance(reason, str)
+        assert reason.to_dict()["values"]["reason"]["template"] == (
+            "bubblewrap (bwrap) is not installed: install the bubblewrap package"
+        )
     finally:
-        jail_mod.unavailable.cache_clear()
-    assert outcome.outputs == ()
-    assert outcome.refused == (
-        "not run: bubblewrap (bwrap) is not installed: install the bubblewrap package"
-    )
+        jail_mod.unavailable_said.cache_clear()
 
 
 #: On a machine with an NVIDIA GPU (the device machine a session is sometimes lent; CI has
