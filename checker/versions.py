@@ -137,16 +137,16 @@ class Versions:
         """Why ``outcome``, recorded with ``torch_version``, is the behaviour of an older
         release rather than a contradiction of the docs: on the CPU that release gave the same
         outcome, and the newest sampled release the other one. Empty when it is not so."""
-        history = dict(self.history(claim_id))
-        release = release_of(torch_version)
-        newest = self.history(claim_id)[-1][1] if history else ""
-        if history.get(release) != outcome or newest in ("", outcome):
+        history = self.history(claim_id)
+        if not history:
             return ""
-        if newest not in ("holds", "fails"):
+        latest, newest = history[-1]
+        release = release_of(torch_version)
+        if dict(history).get(release) != outcome or newest not in {"holds", "fails"} - {outcome}:
             return ""
         return (
             f"recorded with torch {short(release)}, which gave {outcome} on the CPU too; "
-            f"{newest} on torch {short(self.releases[-1])}"
+            f"{newest} on torch {short(latest)}"
         )
 
     def errors(self, claim_id: str) -> list[str]:

@@ -265,18 +265,13 @@ def _missing_here() -> str:
     """What this machine cannot do: as root, nothing where a control group can be made here
     (CI; a GPU machine whose cgroup v2 tree is not delegated cannot); as another user, no
     control group and no inode limit."""
-    if os.geteuid() == 0:
-        group = ControlGroup.create(64 << 20, 8)
-        if isinstance(group, ControlGroup):
-            group.remove()
-            return "none"
-        return jail_mod.facts_measures(
-            {"uid": jail_mod.NOBODY, "capabilities": 0, "seccomp": 2},
-            {"cgroup": False, "cgroup-reason": group, "inodes": True},
-        )["missing"]
-    return jail_mod.facts_measures({"uid": jail_mod.NOBODY, "capabilities": 0, "seccomp": 2}, {
-        "cgroup": False, "cgroup-reason": "not root: no control group is made", "inodes": False,
-    })["missing"]  # fmt: skip
+    root = os.geteuid() == 0
+    group = ControlGroup.create(64 << 20, 8) if root else "not root: no control group is made"
+    if isinstance(group, ControlGroup):
+        group.remove()
+    facts = {"uid": jail_mod.NOBODY, "capabilities": 0, "seccomp": 2}
+    measures = {"cgroup": not isinstance(group, str), "cgroup-reason": group, "inodes": root}
+    return str(jail_mod.facts_measures(facts, measures)["missing"])
 
 
 # -- earlier attacks --------------------------------------------------------------------------
