@@ -272,6 +272,42 @@ def test_correct_sentences_a_precision_test_found_contradicted(
     assert _claim_findings(sentence, tmp_path) == found
 
 
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        # the predicate's words describe the subject; the negation after it denies the rest
+        (
+            "In-place methods like `add_` do not allocate a new tensor.",
+            [
+                ("inplace/underscore-methods-return-self", "unverified"),
+                ("inplace/out-and-in-place-allocate-nothing", "supported"),
+            ],
+        ),
+        (
+            "An in-place op such as `add_` cannot change the dtype of its tensor.",
+            [
+                ("promotion/in-place-keeps-dtype", "supported"),
+                ("inplace/underscore-methods-return-self", "unverified"),
+            ],
+        ),
+        # the predicate after its subject is what the negation denies
+        (
+            "`add_` is not an in-place method.",
+            [("inplace/underscore-methods-return-self", "contradicted")],
+        ),
+        # a negation before the predicate, in a passive sentence, denies it too
+        (
+            "Memory is not shared by `index_select()`.",
+            [("views/myth-index-select-shares-memory", "supported")],
+        ),
+    ],
+)
+def test_a_predicate_that_only_describes_the_subject_is_not_what_a_negation_denies(
+    sentence: str, found: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    assert _claim_findings(sentence, tmp_path) == found
+
+
 def test_an_article_in_a_language_we_do_not_read_is_read_with_the_source_rules(
     tmp_path: Path,
 ) -> None:

@@ -394,9 +394,8 @@ def judge(
         )
     prose = reading.normalise(mention.sentence)
     near = prose.find(mention.mention.subject)
-    inside, outside = reading.negation_scope(
-        mention.sentence, lang, stems, near if near >= 0 else None
-    )
+    near_or_none = near if near >= 0 else None
+    inside, outside = reading.negation_scope(mention.sentence, lang, stems, near_or_none)
     if (outside and languages.language(lang).verb_final) or inside > 1:
         return finding(
             FindingVerdict.UNVERIFIED,
@@ -404,6 +403,15 @@ def judge(
                 "mentions '{statement}', but with {count} negations its polarity is unclear",
                 statement=claim.statement,
                 count=inside + outside,
+            ),
+        )
+    if inside and reading.describes_subject(mention.sentence, lang, stems, near_or_none):
+        return finding(
+            FindingVerdict.UNVERIFIED,
+            said(
+                "mentions '{statement}', but only to describe its subject; the negation "
+                "denies what the sentence says of it next: not judged",
+                statement=claim.statement,
             ),
         )
     # the predicate nearest the subject, in its own clause; an opposite predicate denies it

@@ -291,6 +291,25 @@ def negation_scope(
     return inside, outside
 
 
+def describes_subject(sentence: str, lang: Lang, stems: tuple[str, ...], near: int | None) -> bool:
+    """Whether, in English, the predicate's words only describe the subject and a negation
+    denies what the sentence says of it next: every stem stands before the subject in its
+    noun phrase, no clause bound between them ("in-place methods such as `add_`"), and every
+    negation of the sentence follows the subject ("… do not allocate a new tensor")."""
+    language = languages.language(lang)
+    if language.verb_final or near is None:
+        return False
+    text = language.affirmative_idioms.sub(blank, _prose(sentence))
+    spans = stem_spans(sentence, lang, stems)
+    if not spans or any(end > near for _, end in spans):
+        return False
+    if language.clause_bound.search(text, max(end for _, end in spans), near):
+        return False
+    denials = [m.start() for m in language.negation.finditer(text)]
+    denials += [m.start() for m in language.without.finditer(text)]
+    return bool(denials) and min(denials) > near
+
+
 def _clause_around(
     text: str, language: Language, spans: list[tuple[int, int]], near: int | None
 ) -> tuple[int, int]:
