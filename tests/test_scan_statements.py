@@ -290,7 +290,34 @@ def test_correct_sentences_a_precision_test_found_contradicted(
                 ("inplace/underscore-methods-return-self", "unverified"),
             ],
         ),
+        # Japanese and Korean: the subject given as an example of the phrase that holds them
+        (
+            "`add_` のようなインプレース演算は dtype を変えられません。",
+            [
+                ("promotion/in-place-keeps-dtype", "supported"),
+                ("inplace/underscore-methods-return-self", "unverified"),
+            ],
+        ),
+        (
+            "`add_` 같은 인플레이스 메서드는 새 텐서를 할당하지 않습니다.",
+            [
+                ("inplace/underscore-methods-return-self", "unverified"),
+                ("inplace/out-and-in-place-allocate-nothing", "supported"),
+            ],
+        ),
         # the predicate after its subject is what the negation denies
+        (
+            "`add_` はインプレース演算ではありません。",
+            [("inplace/underscore-methods-return-self", "contradicted")],
+        ),
+        (
+            "`add_`는 인플레이스 연산이 아닙니다.",
+            [("inplace/underscore-methods-return-self", "contradicted")],
+        ),
+        (
+            "`view()` 같은 연산은 데이터를 복사하지 않습니다.",
+            [("views/view-and-reshape-share-storage", "supported")],
+        ),
         (
             "`add_` is not an in-place method.",
             [("inplace/underscore-methods-return-self", "contradicted")],

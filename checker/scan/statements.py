@@ -395,6 +395,7 @@ def judge(
     prose = reading.normalise(mention.sentence)
     near = prose.find(mention.mention.subject)
     near_or_none = near if near >= 0 else None
+    subject_at = (near, near + len(mention.mention.subject)) if near >= 0 else None
     inside, outside = reading.negation_scope(mention.sentence, lang, stems, near_or_none)
     if (outside and languages.language(lang).verb_final) or inside > 1:
         return finding(
@@ -405,7 +406,7 @@ def judge(
                 count=inside + outside,
             ),
         )
-    if inside and reading.describes_subject(mention.sentence, lang, stems, near_or_none):
+    if inside and reading.describes_subject(mention.sentence, lang, stems, subject_at):
         return finding(
             FindingVerdict.UNVERIFIED,
             said(

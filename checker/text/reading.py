@@ -291,23 +291,41 @@ def negation_scope(
     return inside, outside
 
 
-def describes_subject(sentence: str, lang: Lang, stems: tuple[str, ...], near: int | None) -> bool:
-    """Whether, in English, the predicate's words only describe the subject and a negation
-    denies what the sentence says of it next: every stem stands before the subject in its
-    noun phrase, no clause bound between them ("in-place methods such as `add_`"), and every
-    negation of the sentence follows the subject ("… do not allocate a new tensor")."""
+def describes_subject(
+    sentence: str, lang: Lang, stems: tuple[str, ...], subject: tuple[int, int] | None
+) -> bool:
+    """Whether the predicate's words only describe the subject (found at ``subject``, a
+    ``(start, end)`` of the normalised sentence) and a negation denies what the sentence says
+    of it next. English: every stem stands before the subject in its noun phrase, no clause
+    bound between them ("in-place methods such as `add_`"), and every negation of the
+    sentence follows the subject ("… do not allocate a new tensor"). A verb-final language:
+    the subject is an example of the noun phrase after it (``add_ 같은 인플레이스 연산은``),
+    every stem stands in that phrase, and every negation follows its particle."""
     language = languages.language(lang)
-    if language.verb_final or near is None:
+    if subject is None:
         return False
     text = language.affirmative_idioms.sub(blank, _prose(sentence))
     spans = stem_spans(sentence, lang, stems)
-    if not spans or any(end > near for _, end in spans):
-        return False
-    if language.clause_bound.search(text, max(end for _, end in spans), near):
-        return False
     denials = [m.start() for m in language.negation.finditer(text)]
     denials += [m.start() for m in language.without.finditer(text)]
-    return bool(denials) and min(denials) > near
+    if not spans or not denials:
+        return False
+    start, end = subject
+    if not language.verb_final:
+        if any(stem_end > start for _, stem_end in spans):
+            return False
+        if language.clause_bound.search(text, max(stem_end for _, stem_end in spans), start):
+            return False
+        return min(denials) > start
+    example = language.exemplified_by.match(text[end:])
+    if example is None:
+        return False
+    phrase_start = end + example.end()
+    particle = language.topic_particle.search(text, phrase_start)
+    if particle is None or language.clause_bound.search(text, phrase_start, particle.start()):
+        return False
+    inside = all(phrase_start <= a and b <= particle.start() for a, b in spans)
+    return inside and min(denials) >= particle.end()
 
 
 def _clause_around(

@@ -134,6 +134,15 @@ class Language:
     #: A marker beside a term that puts that term first: "after T", ``T してから``,
     #: ``T 후에``.
     order_after: re.Pattern[str]
+    #: A term given as an example of the noun phrase after it, in a verb-final language:
+    #: ``X のような``, ``X 같은`` (matched at the term's end). With :attr:`topic_particle` it
+    #: tells a predicate that only describes the term ("``add_`` 같은 인플레이스 연산은 …
+    #: 않습니다": in place is what ``add_`` is, not what the negation denies).
+    #: :data:`NEVER` where word order says it (English: "in-place methods like ``add_``").
+    exemplified_by: re.Pattern[str]
+    #: The particle that ends such a noun phrase as the clause's topic or subject: ``は``,
+    #: ``が``, ``은``, ``는``.
+    topic_particle: re.Pattern[str]
 
     # -- numbers ------------------------------------------------------------------------------
 

@@ -92,6 +92,8 @@ ENGLISH = Language(
     contrast=re.compile(r"\b(?:unlike|in contrast to|as opposed to|than)\s+[`(]*[\w.]*$", re.I),
     order_before=re.compile(r"\b(?:before|prior to|then|followed by)" + _ORDER_GAP, re.I),
     order_after=re.compile(r"\b(?:after|once)" + _ORDER_GAP, re.I),
+    exemplified_by=NEVER,
+    topic_particle=NEVER,
     number_words=NUMBER_WORDS,
     demonstrative=re.compile(
         r"\b(?:this|that)\s+(?:context\s+manager|function|method|api|class|decorator|call)\b|"

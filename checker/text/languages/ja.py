@@ -52,6 +52,8 @@ JAPANESE = Language(
     ),
     order_before=re.compile(r"^[^。、,]{0,12}?(?:の前|前に|より前)"),
     order_after=re.compile(r"^[^。、,]{0,12}?(?:の後|後に|後で|てから|でから|した後)"),
+    exemplified_by=re.compile(r"^[`)\]\s]*(?:のような|のように|などの|といった|みたいな)"),
+    topic_particle=re.compile(r"[はがも](?![\u3040-\u309f])"),
     number_words={},
     demonstrative=re.compile(
         r"(?:この|その|本)(?:コンテキストマネージャー?|関数|メソッド|API|クラス|デコレータ|機能)"

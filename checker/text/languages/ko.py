@@ -50,6 +50,8 @@ KOREAN = Language(
     ),
     order_before=re.compile(r"^[^.,]{0,12}?(?:전에|이전에|보다 먼저)"),
     order_after=re.compile(r"^[^.,]{0,12}?(?:후에|다음에|뒤에|하고 나서|한 뒤)"),
+    exemplified_by=re.compile(r"^[`)\]\s]*(?:(?:와|과)?\s*같은|등의|처럼)\s"),
+    topic_particle=re.compile(r"(?<=[\uac00-\ud7a3])(?:은|는|이|가|도)(?=[\s,])"),
     number_words={},
     demonstrative=re.compile(
         r"(?:이|그|해당)\s*(?:컨텍스트\s*매니저|함수|메서드|메소드|API|클래스|데코레이터|기능)"
