@@ -310,13 +310,27 @@ def describes_subject(
     denials += [m.start() for m in language.without.finditer(text)]
     if not spans or not denials:
         return False
-    start, end = subject
     if not language.verb_final:
-        if any(stem_end > start for _, stem_end in spans):
-            return False
-        if language.clause_bound.search(text, max(stem_end for _, stem_end in spans), start):
-            return False
-        return min(denials) > start
+        return _described_before(text, language, spans, subject[0], min(denials))
+    return _described_as_example(text, language, spans, subject[1], min(denials))
+
+
+def _described_before(
+    text: str, language: Language, spans: list[tuple[int, int]], start: int, denial: int
+) -> bool:
+    """English: the stems before the subject, in its noun phrase; the negation after it."""
+    if any(stem_end > start for _, stem_end in spans):
+        return False
+    if language.clause_bound.search(text, max(stem_end for _, stem_end in spans), start):
+        return False
+    return denial > start
+
+
+def _described_as_example(
+    text: str, language: Language, spans: list[tuple[int, int]], end: int, denial: int
+) -> bool:
+    """Verb-final: the subject an example of the phrase after it (``X 같은 …은``) that holds
+    the stems; the negation after the phrase's particle."""
     example = language.exemplified_by.match(text[end:])
     if example is None:
         return False
@@ -325,7 +339,7 @@ def describes_subject(
     if particle is None or language.clause_bound.search(text, phrase_start, particle.start()):
         return False
     inside = all(phrase_start <= a and b <= particle.start() for a, b in spans)
-    return inside and min(denials) >= particle.end()
+    return inside and denial >= particle.end()
 
 
 def _clause_around(
