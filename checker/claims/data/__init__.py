@@ -17,6 +17,7 @@ several sections use: an error as text, and the words of their vocabularies.
 #: The sections, in the order the pages show them.
 SECTIONS = (
     "which_copy",
+    "dtypes_copies",
     "strides",
     "data_detach",
     "deepcopy",
