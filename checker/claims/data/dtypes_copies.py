@@ -220,16 +220,16 @@ FROM_NUMPY_CLONE_INDEPENDENT = Claim(
     devices=("cpu",),
     measures=("data-cloned-sees-array-write",),
     vocabulary=Vocabulary(
-        subjects=("from_numpy",),
+        subjects=(".clone()",),
         predicates={
             "en": ("independent", "no longer share", "not share", "separate memory"),
             "ja": ("独立", "共有しな", "共有されな", "別のメモリ"),
             "ko": ("독립", "공유하지 않", "공유되지 않", "별도의 메모리"),
         },
         requires={
-            "en": (".clone()", "clone("),
-            "ja": (".clone()", "clone("),
-            "ko": (".clone()", "clone("),
+            "en": ("from_numpy",),
+            "ja": ("from_numpy",),
+            "ko": ("from_numpy",),
         },
         denies=False,
     ),

@@ -175,7 +175,7 @@ NUMPY_STRIDES_COUNT_BYTES = Claim(
     devices=("cpu",),
     measures=("data-float32-numpy-strides", "data-float32-torch-strides"),
     vocabulary=Vocabulary(
-        subjects=("stride", "ストライド", "스트라이드"),
+        subjects=("stride", "strides", "Strides", "ストライド", "스트라이드"),
         predicates={
             "en": ("bytes",),
             "ja": ("バイト",),

@@ -207,7 +207,7 @@ REPEAT_INTERLEAVE_FLATTENS = Claim(
     vocabulary=Vocabulary(
         subjects=("repeat_interleave",),
         predicates={
-            "en": ("flatten", "1-D", "one-dimensional", "1D"),
+            "en": ("1-D", "one-dimensional", "1D", "flat tensor"),
             "ja": ("平坦", "フラット", "1 次元", "1次元"),
             "ko": ("평탄", "펼쳐", "1차원", "1 차원"),
         },
@@ -216,6 +216,7 @@ REPEAT_INTERLEAVE_FLATTENS = Claim(
             "ja": ("dim",),
             "ko": ("dim",),
         },
+        denies=False,
     ),
 )
 

@@ -121,7 +121,7 @@ CONTIGUOUS_STRIDES_ROW_MAJOR = Claim(
     ),
     measures=("vi-contiguous-2x3x2-strides", "vi-contiguous-2x3x2-is-contiguous"),
     vocabulary=Vocabulary(
-        subjects=("stride", "ストライド", "스트라이드"),
+        subjects=("stride", "strides", "Strides", "ストライド", "스트라이드"),
         predicates={
             "en": ("row-major", "row major", "C order", "C-order"),
             "ja": ("行優先", "row-major", "C 順", "C順"),
@@ -168,7 +168,17 @@ COLUMN_SLICE_NOT_CONTIGUOUS = Claim(
     ),
     measures=("vi-column-slice-is-contiguous", "vi-column-slice-strides"),
     vocabulary=Vocabulary(
-        subjects=("[:, :", "[:,:"),
+        subjects=(
+            "column slice",
+            "slicing columns",
+            "column slicing",
+            "slice of columns",
+            "列のスライス",
+            "列をスライス",
+            "열 슬라이스",
+            "열을 슬라이싱",
+            "열 슬라이싱",
+        ),
         predicates={
             "en": ("not contiguous", "non-contiguous", "noncontiguous", "non contiguous"),
             "ja": ("非連続", "連続でな", "連続ではな", "連続していな"),

@@ -52,9 +52,9 @@ VIEW_INFERS_MINUS_ONE = Claim(
             "ko": ("추론", "자동으로 계산", "자동으로 결정", "자동으로 정해"),
         },
         requires={
-            "en": ("view(", "reshape("),
-            "ja": ("view(", "reshape("),
-            "ko": ("view(", "reshape("),
+            "en": ("view", "reshape"),
+            "ja": ("view", "reshape"),
+            "ko": ("view", "reshape"),
         },
     ),
 )
