@@ -115,3 +115,24 @@ def test_every_cpu_claim_is_confirmed_and_its_control_flips() -> None:
         control = claim.control.probe("cpu")
         assert control.holds != observation.holds, claim.id
         assert {m.key for m in control.measurements} == set(claim.control.measures), claim.id
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # .to() copies when something changes; only .to() to what the tensor has returns it
+        "`.to()` returns a copy when the dtype changes.",
+        "`.to()` は dtype が変わるとコピーを返す。",
+        "`.to()`는 dtype이 바뀌면 복사본을 반환한다.",
+        # the legacy constructor makes float32, not torch.as_tensor
+        "`torch.as_tensor` keeps the integer dtype of the array, while `torch.Tensor` gives "
+        "float32.",
+        "`torch.from_numpy(a)` shares memory, so call `.clone()` if you need an independent copy.",
+    ],
+)
+def test_true_sentences_near_the_dtype_and_copy_claims_are_not_contradicted(
+    sentence: str, tmp_path: Path
+) -> None:
+    (tmp_path / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
+    result = scan([tmp_path], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
+    assert C not in {f.verdict for f in result.findings if f.kind == "claim"}

@@ -119,6 +119,12 @@ def test_the_scanner_reads_the_view_reshape_and_contiguity_claims_in_three_langu
         ("`repeat_interleave(x, 2, dim=0)` repeats each row twice.", "en"),
         ("`torch.tile()` pads the counts with ones, like NumPy's `np.tile`.", "en"),
         ("Unlike `repeat()`, `expand()` does not copy.", "en"),
+        # "only" about what view(dtype) does, not about which dtypes it accepts
+        ("`view(dtype)` with a dtype of the same size only reinterprets the bytes.", "en"),
+        # row-major is said of contiguous tensors, not of transposed ones
+        ("The strides of a transposed tensor are not row-major.", "en"),
+        ("転置したテンソルのストライドは行優先ではない。", "ja"),
+        ("전치한 텐서의 스트라이드는 행 우선이 아니다.", "ko"),
         ("`permute()` does not copy the data.", "en"),
     ],
 )

@@ -223,7 +223,14 @@ FROM_NUMPY_CLONE_INDEPENDENT = Claim(
         subjects=(".clone()",),
         predicates={
             "en": ("independent", "no longer share", "not share", "separate memory"),
-            "ja": ("独立", "共有しな", "共有されな", "別のメモリ"),
+            "ja": (
+                "独立",
+                "共有しな",
+                "共有されな",
+                "共有しません",
+                "共有されません",
+                "別のメモリ",
+            ),
             "ko": ("독립", "공유하지 않", "공유되지 않", "별도의 메모리"),
         },
         requires={

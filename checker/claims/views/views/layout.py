@@ -127,6 +127,16 @@ CONTIGUOUS_STRIDES_ROW_MAJOR = Claim(
             "ja": ("行優先", "row-major", "C 順", "C順"),
             "ko": ("행 우선", "행우선", "row-major", "C 순서"),
         },
+        requires={
+            "en": ("contiguous",),
+            "ja": ("連続", "contiguous"),
+            "ko": ("연속", "contiguous"),
+        },
+        unless={
+            "en": ("non-contiguous", "not contiguous", "transpose", "permute"),
+            "ja": ("非連続", "連続でな", "連続ではな", "転置", "transpose", "permute"),
+            "ko": ("비연속", "연속적이지 않", "연속이 아니", "전치", "transpose", "permute"),
+        },
     ),
 )
 

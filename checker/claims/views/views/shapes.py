@@ -214,21 +214,19 @@ MYTH_VIEW_DTYPE_NEEDS_SAME_SIZE = Claim(
     vocabulary=Vocabulary(
         subjects=("view(torch.", "view(dtype", ".view(dtype"),
         predicates={
-            "en": ("same element size", "same size", "same number of bytes", "same itemsize"),
-            "ja": ("同じ要素サイズ", "要素サイズが同じ", "同じサイズ", "バイト数が同じ"),
-            "ko": (
-                "같은 원소 크기",
-                "원소 크기가 같",
-                "같은 요소 크기",
-                "요소 크기가 같",
-                "같은 크기",
-                "바이트 수가 같",
+            "en": (
+                "only … same element size",
+                "only … dtype … same … size",
+                "only … same size",
+                "only … same itemsize",
+                "only … same number of bytes",
+                "must have the same … size",
+                "must be the same size",
+                "requires the same … size",
+                "needs the same … size",
             ),
-        },
-        requires={
-            "en": ("only", "must", "require", "need"),
-            "ja": ("のみ", "だけ", "しか", "必要", "でなければ", "限ら"),
-            "ko": ("에만", "만 ", "해야", "필요", "이어야"),
+            "ja": ("同じ … しか", "同じ … のみ", "同じ … だけ", "同じでなければ", "同じである必要"),
+            "ko": ("같은 … 만 ", "같은 … 에만", "같아야", "같은 … 만 가능"),
         },
     ),
 )
