@@ -24,15 +24,22 @@ def test_ids_and_keys_carry_the_topic_prefix() -> None:
 
 
 def test_every_claim_has_a_control_and_a_vocabulary() -> None:
-    assert len(CLAIMS) == 15
+    assert len(CLAIMS) == 21
     assert all(c.control is not None and c.vocabulary is not None for c in CLAIMS)
     myths = {c.id for c in CLAIMS if c.expect.value == "fails"}
-    assert myths == {"data/myth-tensor-class-always-copies", "data/myth-deepcopy-keeps-graph"}
+    assert myths == {
+        "data/myth-tensor-class-always-copies",
+        "data/myth-deepcopy-keeps-graph",
+        "data/myth-from-numpy-refuses-int8",
+        "data/myth-as-tensor-int-array-gives-float32",
+    }
 
 
 #: (line, claim, verdict) of every claim finding, the same in each language's sample: one
 #: statement per line, the first also denying the myth that torch.Tensor always copies, the
-#: last a false one about .data (it shares memory, as detach() does).
+#: a false one about .data (it shares memory, as detach() does); then the dtypes from_numpy and
+#: as_tensor keep (two myths stated: int8 refused, integer arrays made float32), clone() of a
+#: from_numpy tensor, .to() returning the tensor itself, and NumPy's strides in bytes.
 FINDINGS = {
     (3, "data/tensor-class-shares-float32-arrays", S),
     (3, "data/myth-tensor-class-always-copies", S),
@@ -49,6 +56,12 @@ FINDINGS = {
     (25, "data/copying-constructors-cost-grows-with-size", S),
     (27, "data/deepcopy-keeps-shared-storage", S),
     (29, "data/dot-data-shares-without-version", C),
+    (31, "data/from-numpy-keeps-int32", S),
+    (33, "data/myth-from-numpy-refuses-int8", C),
+    (35, "data/myth-as-tensor-int-array-gives-float32", C),
+    (37, "data/from-numpy-clone-does-not-share", S),
+    (39, "data/to-same-dtype-returns-self", S),
+    (41, "data/numpy-strides-count-bytes", S),
 }
 
 
@@ -57,7 +70,7 @@ def test_the_scanner_reads_each_claim_in_each_language(lang: str) -> None:
     path = sample("scan-data") / f"{lang}.md"
     result = scan([path], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
     found = [(f.line, f.claim, f.verdict) for f in result.findings if f.kind == "claim"]
-    assert len(found) == len(FINDINGS) == 15
+    assert len(found) == len(FINDINGS) == 21
     assert set(found) == FINDINGS
     assert {f.lang for f in result.findings if f.kind == "claim"} == {lang}
 
@@ -102,3 +115,24 @@ def test_every_cpu_claim_is_confirmed_and_its_control_flips() -> None:
         control = claim.control.probe("cpu")
         assert control.holds != observation.holds, claim.id
         assert {m.key for m in control.measurements} == set(claim.control.measures), claim.id
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # .to() copies when something changes; only .to() to what the tensor has returns it
+        "`.to()` returns a copy when the dtype changes.",
+        "`.to()` は dtype が変わるとコピーを返す。",
+        "`.to()`는 dtype이 바뀌면 복사본을 반환한다.",
+        # the legacy constructor makes float32, not torch.as_tensor
+        "`torch.as_tensor` keeps the integer dtype of the array, while `torch.Tensor` gives "
+        "float32.",
+        "`torch.from_numpy(a)` shares memory, so call `.clone()` if you need an independent copy.",
+    ],
+)
+def test_true_sentences_near_the_dtype_and_copy_claims_are_not_contradicted(
+    sentence: str, tmp_path: Path
+) -> None:
+    (tmp_path / "a.md").write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
+    result = scan([tmp_path], registry.load(), ScanOptions(run_code=False, project_root=ROOT))
+    assert C not in {f.verdict for f in result.findings if f.kind == "claim"}

@@ -49,7 +49,11 @@ def test_allocator_claims_are_cuda_only() -> None:
 #: (lines 3 and 7) and denied (lines 5 and 9); view() "in place", "directly" or "without a new
 #: tensor", and reshape() or reshape_as() failing on a tensor whose memory is not contiguous;
 #: then transpose() returning a tensor that is not contiguous (line 11) and the myth that
-#: view() works only on contiguous tensors (line 13).
+#: view() works only on contiguous tensors (line 13); from line 25 the survey's statements on
+#: sizes in view(), unsqueeze/squeeze, strides and repeating, one a line, the myth that
+#: view(dtype) needs the same element size stated (line 31); a view() of the wrong number of
+#: elements is also a shape the strides cannot give (line 27), and "unlike expand()" says
+#: expand() does not copy (line 41).
 STATEMENTS = {
     (lang, line, claim, verdict)
     for lang in LANGS
@@ -65,6 +69,20 @@ STATEMENTS = {
         (19, "views/in-place-write-to-expanded-tensor-raises", S),
         (21, "views/permute-needs-every-dimension", S),
         (23, "views/from-numpy-refuses-object-arrays", S),
+        (25, "views/view-infers-minus-one", S),
+        (27, "views/view-needs-the-same-number-of-elements", S),
+        (27, "views/myth-view-works-on-any-layout", S),
+        (29, "views/unsqueeze-and-squeeze-are-views", S),
+        (31, "views/myth-view-dtype-needs-the-same-element-size", C),
+        (33, "views/expand-enlarges-only-size-one-dimensions", S),
+        (35, "views/tensor-is-offset-and-strides-over-storage", S),
+        (37, "views/contiguous-strides-are-row-major", S),
+        (39, "views/column-slice-is-not-contiguous", S),
+        (41, "views/repeat-copies", S),
+        (41, "views/transpose-and-expand-are-views", S),
+        (43, "views/repeat-needs-a-count-per-dimension", S),
+        (45, "views/tile-pads-counts-with-ones", S),
+        (47, "views/repeat-interleave-flattens-without-dim", S),
     )
 }
 
@@ -96,6 +114,17 @@ def test_the_scanner_reads_the_view_reshape_and_contiguity_claims_in_three_langu
         ("NumPy에서는 `a[::-1]` 같은 음수 스텝을 쓸 수 있다.", "ko"),
         ("`np.flip` returns a view, but `torch.flip` copies.", "en"),
         ("`expand()` does not allocate new memory.", "en"),
+        # true sentences near the survey claims of views, strides and repeating
+        ("`view(torch.int32)` of a float32 tensor keeps the same element size.", "en"),
+        ("`repeat_interleave(x, 2, dim=0)` repeats each row twice.", "en"),
+        ("`torch.tile()` pads the counts with ones, like NumPy's `np.tile`.", "en"),
+        ("Unlike `repeat()`, `expand()` does not copy.", "en"),
+        # "only" about what view(dtype) does, not about which dtypes it accepts
+        ("`view(dtype)` with a dtype of the same size only reinterprets the bytes.", "en"),
+        # row-major is said of contiguous tensors, not of transposed ones
+        ("The strides of a transposed tensor are not row-major.", "en"),
+        ("転置したテンソルのストライドは行優先ではない。", "ja"),
+        ("전치한 텐서의 스트라이드는 행 우선이 아니다.", "ko"),
         ("`permute()` does not copy the data.", "en"),
     ],
 )

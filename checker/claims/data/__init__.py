@@ -5,7 +5,8 @@ the NumPy claims of :mod:`checker.claims.views` (``torch.tensor`` copies, ``from
 ``numpy()`` share, ``as_tensor`` shares when dtype and device match, the limits of the
 storage-pointer test) and the ``.data``/``detach()`` claims there, and adds what those do not
 cover: the legacy ``torch.Tensor`` constructor, ``torch.asarray``, ``numpy(force=True)``,
-negative strides, resizing, ``copy.deepcopy`` and the cost of each constructor.
+the dtypes ``from_numpy`` and ``as_tensor`` keep, ``clone()`` and ``.to()``, strides (negative,
+and NumPy's in bytes), resizing, ``copy.deepcopy`` and the cost of each constructor.
 
 Sharing between NumPy and PyTorch is decided by writing through one side and reading the
 other; sharing between tensors by comparing storages.
@@ -17,6 +18,7 @@ several sections use: an error as text, and the words of their vocabularies.
 #: The sections, in the order the pages show them.
 SECTIONS = (
     "which_copy",
+    "dtypes_copies",
     "strides",
     "data_detach",
     "deepcopy",

@@ -1,4 +1,4 @@
-"""Claims of "Negative strides and resizing" (docs/topics/tensors-from-data.md,
+"""Claims of "Strides and resizing" (docs/topics/tensors-from-data.md,
 ``(td-strides)=``)."""
 
 from __future__ import annotations
@@ -135,7 +135,63 @@ FROM_NUMPY_NOT_RESIZABLE = Claim(
 )
 
 
+def probe_numpy_strides_count_bytes(device: str) -> Observation:
+    return _bytes_rule(dtype="float32")
+
+
+def control_strides_of_one_byte_elements(device: str) -> Observation:
+    return _bytes_rule(dtype="uint8")
+
+
+def _bytes_rule(dtype: str) -> Observation:
+    import numpy as np
+    import torch
+
+    a = np.zeros((2, 3), dtype=dtype)
+    numpy_strides, torch_strides = a.strides, torch.from_numpy(a).stride()
+    in_bytes = tuple(s * a.itemsize for s in torch_strides)
+    return Observation(
+        holds=numpy_strides != torch_strides and numpy_strides == in_bytes,
+        rule=f"holds if the NumPy strides of a (2, 3) {dtype} array differ from the strides of "
+        "torch.from_numpy() of it, and equal them times the element size in bytes",
+        measurements=(
+            Measurement(f"data-{dtype}-numpy-strides", str(numpy_strides), "text"),
+            Measurement(f"data-{dtype}-torch-strides", str(torch_strides), "text"),
+        ),
+    )
+
+
+NUMPY_STRIDES_COUNT_BYTES = Claim(
+    id="data/numpy-strides-count-bytes",
+    statement="NumPy strides count bytes while PyTorch strides count elements: a (2, 3) float32 "
+    "array has strides (12, 4), and the tensor torch.from_numpy() makes of it has (3, 1).",
+    expect=Expect.HOLDS,
+    probe=probe_numpy_strides_count_bytes,
+    control=Control(
+        "a uint8 array, whose elements take 1 byte",
+        control_strides_of_one_byte_elements,
+        measures=("data-uint8-numpy-strides", "data-uint8-torch-strides"),
+    ),
+    devices=("cpu",),
+    measures=("data-float32-numpy-strides", "data-float32-torch-strides"),
+    vocabulary=Vocabulary(
+        subjects=("stride", "strides", "Strides", "ストライド", "스트라이드"),
+        predicates={
+            "en": ("bytes",),
+            "ja": ("バイト",),
+            "ko": ("바이트",),
+        },
+        requires={
+            "en": ("NumPy", "numpy"),
+            "ja": ("NumPy", "numpy"),
+            "ko": ("NumPy", "numpy"),
+        },
+    ),
+)
+
+
 CLAIMS = (
     NEGATIVE_STRIDES_REFUSED,
     FROM_NUMPY_NOT_RESIZABLE,
+    NUMPY_STRIDES_COUNT_BYTES,
 )

@@ -22,6 +22,7 @@ SECTIONS = (
     "sharing",
     "views",
     "copies",
+    "repeating",
     "numpy_arrays",
     "inplace",
     "autograd",

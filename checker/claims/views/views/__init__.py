@@ -4,7 +4,9 @@
 #: The subsections, in the order the page shows them.
 SECTIONS = (
     "view_reshape",
+    "shapes",
     "indexing",
     "transpose_expand",
     "contiguity",
+    "layout",
 )

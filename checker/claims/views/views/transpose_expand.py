@@ -145,8 +145,55 @@ IN_PLACE_WRITE_TO_EXPANDED_TENSOR_RAISES = Claim(
 )
 
 
+def probe_expand_only_size_one(device: Device) -> Observation:
+    return _expand_size_rule(device, columns=2)
+
+
+def control_expand_of_size_one(device: Device) -> Observation:
+    return _expand_size_rule(device, columns=1)
+
+
+def _expand_size_rule(device: Device, columns: int) -> Observation:
+    x = _grid(device)[:, :columns]
+    error = _error(lambda: x.expand(3, 4)).splitlines()[0][:160]
+    return Observation(
+        holds=error.startswith("RuntimeError"),
+        rule=f"holds if expand(3, 4) of a tensor of shape (3, {columns}) raises RuntimeError",
+        measurements=(Measurement(f"vi-expand-3x{columns}-error", error, "exception"),),
+    )
+
+
+EXPAND_ONLY_SIZE_ONE = Claim(
+    id="views/expand-enlarges-only-size-one-dimensions",
+    statement="expand() can enlarge only dimensions of size 1: expanding a tensor of shape "
+    "(3, 2) to (3, 4) raises an error.",
+    expect=Expect.HOLDS,
+    probe=probe_expand_only_size_one,
+    control=Control(
+        "a tensor of shape (3, 1)",
+        control_expand_of_size_one,
+        measures=("vi-expand-3x1-error",),
+    ),
+    measures=("vi-expand-3x2-error",),
+    vocabulary=Vocabulary(
+        subjects=("expand(",),
+        predicates={
+            "en": ("size 1", "size of 1", "size-1", "singleton"),
+            "ja": ("サイズ 1", "サイズ1", "サイズが 1", "サイズが1", "大きさ 1", "大きさが1"),
+            "ko": ("크기 1", "크기가 1", "크기1", "크기가1"),
+        },
+        requires={
+            "en": ("only", "must", "error", "raise"),
+            "ja": ("のみ", "だけ", "しか", "エラー", "例外"),
+            "ko": ("만 ", "에만", "오류", "에러", "예외"),
+        },
+    ),
+)
+
+
 CLAIMS = (
     TRANSPOSE_AND_EXPAND_ARE_VIEWS,
     IN_PLACE_WRITE_TO_EXPANDED_TENSOR_RAISES,
     PERMUTE_NEEDS_EVERY_DIMENSION,
+    EXPAND_ONLY_SIZE_ONE,
 )
