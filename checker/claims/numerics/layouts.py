@@ -266,7 +266,7 @@ BFLOAT16_COARSER = Claim(
         subjects=BFLOAT16,
         predicates={
             "en": ("coarse", "less precise than", "lower precision than", "less precision than"),
-            "ja": ("精度が低", "粗い", "精度 … 劣"),
+            "ja": ("精度が低", "粗い", "粗く", "精度 … 劣"),
             "ko": ("정밀도가 낮", "정밀도 … 떨어", "더 거칠"),
         },
         requires={lang: FLOAT16 for lang in ("en", "ja", "ko")},
