@@ -76,11 +76,7 @@ def _gap_rule(attribute: str) -> Observation:
             Measurement(f"nm-finfo-{attribute}-float32", _g(single), "text"),
         )
         + (
-            (
-                Measurement(
-                    "nm-gap-above-1-float32", _g(_next_above_one("float32") - 1.0), "text"
-                ),
-            )
+            (Measurement("nm-gap-above-1-float32", _g(_next_above_one("float32") - 1.0), "text"),)
             if attribute == "eps"
             else ()
         ),
@@ -101,7 +97,14 @@ FINFO_EPS_IS_GAP = Claim(
     devices=("cpu",),
     measures=("nm-finfo-eps-is-gap-dtypes", "nm-finfo-eps-float32", "nm-gap-above-1-float32"),
     vocabulary=Vocabulary(
-        subjects=("finfo", "machine epsilon", "マシンイプシロン", "機械イプシロン", "머신 엡실론"),
+        subjects=(
+            "finfo",
+            ".eps",
+            "machine epsilon",
+            "マシンイプシロン",
+            "機械イプシロン",
+            "머신 엡실론",
+        ),
         predicates={
             "en": ("next representable", "next value above 1", "1 + eps", "gap between 1"),
             "ja": ("次に表せる", "1 の次の", "1の次の", "1 + eps", "1 より大きい最小"),

@@ -325,9 +325,22 @@ MYTH_BFLOAT16_HOLDS_EVERY_FLOAT32 = Claim(
     vocabulary=Vocabulary(
         subjects=BFLOAT16,
         predicates={
-            "en": ("every value that float32", "every float32 value", "all float32 values"),
-            "ja": ("float32 のすべての値", "float32 の値をすべて", "float32 で表せる値はすべて"),
-            "ko": ("float32의 모든 값", "float32 값을 모두", "float32가 표현할 수 있는 모든 값"),
+            # a verb of holding values: "the range of every float32 value" is another thing
+            "en": (
+                "represent every … float32",
+                "represent all … float32",
+                "represent any float32",
+                "store every … float32",
+                "store all … float32",
+                "hold every … float32",
+                "hold all … float32",
+            ),
+            "ja": ("float32 … すべての値を表", "float32 … 値をすべて表", "float32 … 全ての値を表"),
+            "ko": (
+                "float32 … 모든 값을 표현",
+                "float32 … 값을 모두 표현",
+                "float32 … 모든 값을 담",
+            ),
         },
     ),
 )
