@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.numerics")
 
 
 def test_ids_and_keys_carry_the_topic_prefixes() -> None:
-    assert len(CLAIMS) == 29
+    assert len(CLAIMS) == 44
     for claim in CLAIMS:
         assert claim.topic in {"numerics", "promotion"}, claim.id
         assert all(key.startswith("nm-") for key in claim.all_measures), claim.id
@@ -32,6 +32,10 @@ def test_every_claim_has_a_control_and_a_vocabulary_and_runs_on_the_cpu() -> Non
         "numerics/myth-bfloat16-truncates-float32",
         "numerics/myth-bfloat16-flushes-subnormals",
         "promotion/myth-floor-division-truncates",
+        "numerics/myth-finfo-tiny-smallest-positive",
+        "numerics/myth-bfloat16-three-decimal-digits",
+        "numerics/myth-bfloat16-holds-every-float32-value",
+        "numerics/myth-cpu-float16-layer-norm-unsupported",
     }
 
 
@@ -40,7 +44,9 @@ def test_every_claim_has_a_control_and_a_vocabulary_and_runs_on_the_cpu() -> Non
 #: line 11 states the truncation myth and line 17 calls integer division deprecated, an old
 #: release's behaviour; line 27 names 65504 too, which numerics/float16-max-is-65504 reads;
 #: lines 31 and 41 state the myths of flushed subnormals and of // rounding toward zero, and
-#: line 55 an old release's missing float16 matrix product on the CPU.
+#: line 55 an old release's missing float16 matrix product on the CPU; lines 69, 79, 83 and 89
+#: state the myths of tiny as the smallest positive value, of bfloat16's three digits, of
+#: bfloat16 holding every float32 value and of a missing float16 layer_norm on the CPU.
 FINDINGS = {
     (3, "numerics/float16-max-is-65504", S),
     (5, "numerics/float16-sum-overflows", S),
@@ -73,12 +79,27 @@ FINDINGS = {
     (55, "numerics/cpu-float16-matmul-runs", C),
     (57, "numerics/gradscaler-starts-at-65536", S),
     (59, "numerics/float32-exact-integers-to-2-24", S),
+    (61, "numerics/finfo-eps-is-gap-above-one", S),
+    (63, "numerics/bfloat16-eps-2-pow-minus-7", S),
+    (65, "numerics/float16-next-above-one", S),
+    (67, "numerics/finfo-tiny-is-smallest-normal", S),
+    (69, "numerics/myth-finfo-tiny-smallest-positive", C),
+    (71, "numerics/float16-smallest-subnormal", S),
+    (73, "numerics/bfloat16-smallest-normal-as-float32", S),
+    (75, "numerics/float32-bit-layout", S),
+    (77, "numerics/float32-seven-decimal-digits", S),
+    (79, "numerics/myth-bfloat16-three-decimal-digits", C),
+    (81, "numerics/bfloat16-coarser-than-float16", S),
+    (83, "numerics/myth-bfloat16-holds-every-float32-value", C),
+    (85, "numerics/bool-takes-one-byte", S),
+    (87, "numerics/cpu-16-bit-sum-accumulates-in-float32", S),
+    (89, "numerics/myth-cpu-float16-layer-norm-unsupported", C),
 }
 
 
 def test_the_scanner_reads_each_claim_in_each_language() -> None:
     found = claim_verdicts(scan_prose(sample("scan-topics", "numerics")))
-    assert len(found) == 3 * len(FINDINGS) == 93
+    assert len(found) == 3 * len(FINDINGS) == 138
     assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS}
 
 
@@ -127,6 +148,14 @@ def test_the_scanner_reads_each_claim_in_each_language() -> None:
         ("On the CPU, `torch.matmul` does not support int64 tensors on old releases.", "en"),
         # a scale chosen by the caller is another case
         ("`GradScaler(init_scale=1024.0)` does not start at 65536.", "en"),
+        # tiny is the smallest positive *normal* value
+        ("`torch.finfo(dtype).tiny` is the smallest positive normal value.", "en"),
+        ("`torch.finfo(dtype).tiny` は最小の正の正規化数である。", "ja"),
+        ("`torch.finfo(dtype).tiny`는 가장 작은 양의 정규 수이다.", "ko"),
+        # a comparison: float16's digits, not bfloat16's
+        ("`float16` keeps more digits than `bfloat16`, about 3 significant digits.", "en"),
+        # bfloat16 holds float32's range, not its values
+        ("`bfloat16` covers the range of every float32 value, with fewer digits.", "en"),
     ],
 )
 def test_true_sentences_are_not_contradicted(sentence: str, lang: str, tmp_path: Path) -> None:

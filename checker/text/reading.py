@@ -163,9 +163,10 @@ def _blank_complex_code(match: re.Match[str]) -> str:
     """Keep a code span that names one thing (`relu`, `torch.no_grad()`, `float16`); blank
     an expression (`autocast(dtype=torch.float16)`), whose words are arguments, not subjects."""
     code = match.group(0)
-    # a name, a call with at most one plain argument, and calls chained on it; or a setting
-    # (`use_reentrant=True`, `pin_memory=False`): its name is what the sentence is about
-    if re.fullmatch(r"`[\w.]+(?:\(\w*\))?(?:\.\w+\(\))*`", code):
+    # a name, a call with at most one plain argument, calls chained on it and an attribute
+    # of the result (`torch.finfo(dtype).eps`); or a setting (`use_reentrant=True`,
+    # `pin_memory=False`): its name is what the sentence is about
+    if re.fullmatch(r"`[\w.]+(?:\(\w*\))?(?:\.\w+\(\))*(?:\.\w+)?`", code):
         return code
     if re.fullmatch(r"`\w+=(?:True|False|None|\d+)`", code):
         return code

@@ -16,7 +16,10 @@ the words their vocabularies share.
 SECTIONS = (
     "formats",
     "limits",
+    "finfo",
+    "layouts",
     "mixing",
     "promotion",
     "operations",
+    "cpu_kernels",
 )
