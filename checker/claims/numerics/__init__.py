@@ -18,5 +18,9 @@ SECTIONS = (
     "limits",
     "mixing",
     "promotion",
+    "inference",
+    "kinds",
+    "widths",
+    "casting",
     "operations",
 )
