@@ -26,11 +26,11 @@ def _integer_with_rule(other: str) -> Observation:
 
     first = dtype_name((torch.ones(3, dtype=torch.int64) + second("float32")).dtype)
     narrow = dtype_name((torch.ones(3, dtype=torch.int32) + second("float16")).dtype)
-    with_what = "float32 and float16 tensors" if other == "float" else f"{other} tensors"
     return Observation(
         holds=(first, narrow) == ("float32", "float16"),
+        # the control puts int16 tensors where the rule names the floating ones
         rule="holds if an int64 tensor plus a float32 tensor gives float32 and an int32 tensor "
-        f"plus a float16 tensor gives float16 (measured with {with_what})",
+        "plus a float16 tensor gives float16",
         measurements=(
             Measurement(f"nm-int64-plus-{other}-tensor", first, "dtype"),
             Measurement(f"nm-int32-plus-{other}-tensor", narrow, "dtype"),
@@ -225,8 +225,8 @@ def _can_cast_rule(other: str) -> Observation:
 
 CAN_CAST_REFUSES_FLOAT_TO_INT = Claim(
     id="promotion/can-cast-refuses-float-to-int",
-    statement="torch.can_cast(torch.float64, torch.int32) is False while "
-    "torch.can_cast(torch.int32, torch.float64) is True: can_cast refuses a cast to a lower "
+    statement="torch.can_cast(torch.float64, torch.int32) returns False while "
+    "torch.can_cast(torch.int32, torch.float64) returns True: can_cast refuses a cast to a lower "
     "kind, not a cast to a narrower dtype of the same kind.",
     expect=Expect.HOLDS,
     probe=probe_can_cast_refuses_lower_kind,
