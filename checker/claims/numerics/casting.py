@@ -213,14 +213,18 @@ def control_int16_compares_minus_one(device: Device) -> Observation:
 def _compare_rule(name: str) -> Observation:
     import torch
 
-    one = torch.tensor([1], dtype=getattr(torch, name))
+    dtype = getattr(torch, name)
+    one = torch.tensor([1], dtype=dtype)
     below, above = bool((one < -1).item()), bool((one > -1).item())
+    equal = bool((torch.tensor([255], dtype=dtype) == -1).item())
     return Observation(
-        holds=below and not above,
-        rule=f"holds if, for a {name} tensor holding 1, x < -1 is True and x > -1 is False",
+        holds=below and not above and equal,
+        rule=f"holds if, for a {name} tensor holding 1, x < -1 is True and x > -1 is False, "
+        f"and a {name} tensor holding 255 equals -1",
         measurements=(
             Measurement(f"nm-{name}-1-less-than-minus-1", below, "bool"),
             Measurement(f"nm-{name}-1-greater-than-minus-1", above, "bool"),
+            Measurement(f"nm-{name}-255-equals-minus-1", equal, "bool"),
         ),
     )
 
@@ -234,10 +238,18 @@ UINT8_COMPARES_MINUS_ONE_AS_255 = Claim(
     control=Control(
         "an int16 tensor",
         control_int16_compares_minus_one,
-        measures=("nm-int16-1-less-than-minus-1", "nm-int16-1-greater-than-minus-1"),
+        measures=(
+            "nm-int16-1-less-than-minus-1",
+            "nm-int16-1-greater-than-minus-1",
+            "nm-int16-255-equals-minus-1",
+        ),
     ),
     devices=("cpu",),
-    measures=("nm-uint8-1-less-than-minus-1", "nm-uint8-1-greater-than-minus-1"),
+    measures=(
+        "nm-uint8-1-less-than-minus-1",
+        "nm-uint8-1-greater-than-minus-1",
+        "nm-uint8-255-equals-minus-1",
+    ),
     vocabulary=Vocabulary(
         subjects=("uint8", "torch.uint8", "ByteTensor"),
         predicates={
