@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.numerics")
 
 
 def test_ids_and_keys_carry_the_topic_prefixes() -> None:
-    assert len(CLAIMS) == 44
+    assert len(CLAIMS) == 60
     for claim in CLAIMS:
         assert claim.topic in {"numerics", "promotion"}, claim.id
         assert all(key.startswith("nm-") for key in claim.all_measures), claim.id
@@ -36,6 +36,7 @@ def test_every_claim_has_a_control_and_a_vocabulary_and_runs_on_the_cpu() -> Non
         "numerics/myth-bfloat16-three-decimal-digits",
         "numerics/myth-bfloat16-holds-every-float32-value",
         "numerics/myth-cpu-float16-layer-norm-unsupported",
+        "promotion/myth-bfloat16-plus-float32-raises",
     }
 
 

@@ -20,6 +20,10 @@ SECTIONS = (
     "layouts",
     "mixing",
     "promotion",
+    "inference",
+    "kinds",
+    "widths",
+    "casting",
     "operations",
     "cpu_kernels",
 )

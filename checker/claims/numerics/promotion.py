@@ -68,8 +68,8 @@ WIDER_INTEGER_WINS = Claim(
         # a zero-dimensional or scalar operand does not promote (promotion/zero-dim-...)
         unless={
             "en": ("zero-dim", "0-dim", "scalar", "Python int", "cast", "convert"),
-            "ja": ("0次元", "0 次元", "スカラー", "変換", "キャスト"),
-            "ko": ("0차원", "0 차원", "스칼라", "변환", "캐스트"),
+            "ja": ("0次元", "0 次元", "スカラー", "変換", "キャスト", "Python"),
+            "ko": ("0차원", "0 차원", "스칼라", "변환", "캐스트", "Python"),
         },
     ),
 )
