@@ -172,8 +172,15 @@ REENTRANT_IGNORES_TENSORS_IN_CONTAINERS = Claim(
     ),
     vocabulary=Vocabulary(
         subjects=("reentrant", "use_reentrant=True", "リエントラント", "재진입"),
+        # what the implementation does with such a tensor, in a sentence about dicts or lists
         predicates={
-            "en": ("inside a dict", "inside a list", "in a dict", "in a list"),
+            "en": ("ignore", "not tracked", "untracked", "not treated as an input"),
+            "ja": ("無視", "追跡されない", "追跡されず", "入力として扱われ"),
+            "ko": ("무시", "추적되지 않", "입력으로 취급되지 않", "입력으로 간주되지 않"),
+        },
+        denies=False,
+        requires={
+            "en": ("dict", "list"),
             "ja": ("辞書", "リスト"),
             "ko": ("딕셔너리", "리스트"),
         },

@@ -90,7 +90,7 @@ AUTOCAST_SKIPS_INPLACE_AND_OUT = Claim(
         measures=("amp-out-of-place-float32-results", "amp-out-of-place-results"),
     ),
     vocabulary=Vocabulary(
-        subjects=("autocast",),
+        subjects=("autocast", "Autocast"),
         predicates={
             "en": ("in-place", "inplace", "out="),
             "ja": ("インプレース", "out="),
