@@ -174,14 +174,6 @@ verdict(
     f"state keys {sorted(state)}; exp_avg and exp_avg_sq have the parameter's shape",
 )
 
-# CUDA memory API names (no device needed for the warning).
-messages = warned(torch.cuda.memory_cached)
-verdict(
-    "memory-cached-is-reserved",
-    any("renamed to `torch.cuda.memory_reserved`" in m for m in messages),
-    f"torch.cuda.memory_cached() warns: {messages[:1]}",
-)
-
 # Inference tensors, dropout and optimizer steps (second batch of the round).
 with torch.inference_mode():
     made_inside = torch.ones(3)
