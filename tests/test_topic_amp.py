@@ -36,6 +36,7 @@ def test_device_specific_claims_name_their_device() -> None:
     assert devices["amp/binary-cross-entropy-float32-on-cpu"] == ("cpu",)
     assert devices["amp/myth-custom-bwd-recomputes-in-higher-precision"] == ("cpu", "cuda")
     assert devices[DATA_PARALLEL] == ("cuda",)
+    assert devices["amp/myth-batchnorm-float16-input-float32-params-raises"] == ("cpu",)
 
 
 def _cuda_recorded(claim: str) -> bool:
