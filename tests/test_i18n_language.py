@@ -17,6 +17,8 @@ from checker.typing import Lang
         ("ja", "テンソルは1つしか保存されません。", False),  # only
         ("ja", "メモリが削減されるかもしれません。", False),  # maybe
         ("ja", "メモリだけでなく時間も節約します。", False),  # not only ... but also
+        ("ja", "古い名前に過ぎません。", False),  # merely
+        ("ja", "古い名前にすぎません。", False),  # merely, in kana
         ("ja", "メモリは削減されません。", True),
         ("ko", "뷰가 아닙니다.", True),  # is not
         ("ko", "복사본이 아닌 뷰를 반환합니다.", True),

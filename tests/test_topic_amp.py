@@ -36,6 +36,7 @@ def test_device_specific_claims_name_their_device() -> None:
     assert devices["amp/binary-cross-entropy-float32-on-cpu"] == ("cpu",)
     assert devices["amp/myth-custom-bwd-recomputes-in-higher-precision"] == ("cpu", "cuda")
     assert devices[DATA_PARALLEL] == ("cuda",)
+    assert devices["amp/myth-batchnorm-float16-input-float32-params-raises"] == ("cpu",)
 
 
 def _cuda_recorded(claim: str) -> bool:
@@ -70,6 +71,27 @@ SCOPE_STATEMENTS = {
 
 def test_the_scanner_reads_the_scope_claims_in_three_languages() -> None:
     assert claim_verdicts(scan_prose(sample("scan-topics", "amp-scope"))) == SCOPE_STATEMENTS
+
+
+#: (language, line, claim, verdict) of every claim finding in the notes on single operations
+#: (tests/samples/scan-topics/amp-ops/): in-place calls left alone, then the myth that they are
+#: cast too (lines 3, 5); the myth that BatchNorm refuses float16 input with float32 parameters
+#: (line 7) and the float32 computation (line 9). The claim on matrix products leaves the
+#: in-place sentences alone (its ``SCOPE_CASES``).
+OPS_STATEMENTS = {
+    (lang, line, claim, verdict)
+    for lang in LANGS
+    for line, claim, verdict in (
+        (3, "amp/autocast-skips-inplace-and-out", S),
+        (5, "amp/autocast-skips-inplace-and-out", C),
+        (7, "amp/myth-batchnorm-float16-input-float32-params-raises", C),
+        (9, "amp/batchnorm-float16-input-computes-in-float32", S),
+    )
+}
+
+
+def test_the_scanner_reads_the_in_place_and_batchnorm_claims_in_three_languages() -> None:
+    assert claim_verdicts(scan_prose(sample("scan-topics", "amp-ops"))) == OPS_STATEMENTS
 
 
 def test_the_scope_section_has_its_claims_in_page_order() -> None:

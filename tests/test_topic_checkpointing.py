@@ -25,6 +25,7 @@ def test_every_myth_has_a_vocabulary() -> None:
     myths = [c for c in CLAIMS if c.expect.value == "fails"]
     assert [c.id for c in myths] == [
         "checkpointing/myth-only-arguments-tracked",
+        "checkpointing/myth-omitted-use-reentrant-raises",
         "checkpointing/myth-recomputes-whole-forward",
         "checkpointing/myth-halves-memory-for-free",
         "checkpointing/myth-batchnorm-statistics-unchanged",
@@ -48,6 +49,9 @@ def test_unknown_variant_is_refused() -> None:
 #: autograd page's claim) and blind to the block's parameters; the BatchNorm myth stated, then
 #: denied; the momentum workaround; CheckpointError on a shape change; the myth that the
 #: recomputation is verified; torch.func.grad; and "autograd.grad raises no error" (line 47).
+#: The call's arguments and nesting (lines 49-53): keyword arguments, a tensor inside a dict,
+#: nested checkpoints; the myth that omitting use_reentrant raises, then its denial (55, 57);
+#: and preserve_rng_state=False drawing another mask (59).
 STATEMENTS = {
     (lang, line, claim, verdict)
     for lang in LANGS
@@ -77,6 +81,12 @@ STATEMENTS = {
         (43, "checkpointing/myth-recomputation-verified", C),
         (45, "checkpointing/func-grad-refuses-checkpoint", S),
         (47, "autograd/reentrant-checkpoint-refuses-autograd-grad", C),
+        (49, "checkpointing/nonreentrant-accepts-keyword-arguments", S),
+        (51, "checkpointing/reentrant-ignores-tensors-in-containers", S),
+        (53, "checkpointing/nonreentrant-checkpoints-nest", S),
+        (55, "checkpointing/myth-omitted-use-reentrant-raises", C),
+        (57, "checkpointing/myth-omitted-use-reentrant-raises", S),
+        (59, "checkpointing/no-preserve-rng-redraws-mask", S),
     )
 } | {
     # "再計算が順伝播を再現", "재계산이 순전파를 재현": that checkpoint recomputes the forward

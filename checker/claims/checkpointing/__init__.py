@@ -18,6 +18,8 @@ SECTIONS = (
     "arguments",
     "reentrant",
     "reentrant_grad",
+    "call_arguments",
+    "nested",
     "recompute",
     "rng",
     "sequential",

@@ -171,7 +171,87 @@ REENTRANT_INPUT_WITHOUT_GRAD = Claim(
 )
 
 
+def probe_omitted_raises(device: Device) -> Observation:
+    return _omitted_raises_rule(device, warnings_as_errors=False)
+
+
+def control_warnings_as_errors(device: Device) -> Observation:
+    return _omitted_raises_rule(device, warnings_as_errors=True)
+
+
+def _omitted_raises_rule(device: Device, warnings_as_errors: bool) -> Observation:
+    """The myth "leaving out use_reentrant raises an error (since 2.4)": the call's outcome, as
+    the probe's value and not as its failure, so that a release that raises is recorded."""
+    import warnings
+
+    import torch
+    from torch.utils.checkpoint import checkpoint
+
+    torch.manual_seed(0)
+    block = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.GELU()).to(device)
+    x = torch.randn(8, 16, device=device, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error" if warnings_as_errors else "ignore")
+        try:
+            checkpoint(block, x).sum().backward()
+            outcome = "no error"
+        except Exception as exc:
+            outcome = _first_sentence(f"{type(exc).__name__}: {exc}".splitlines()[0])
+    key = "ckpt-omitted-as-errors-outcome" if warnings_as_errors else "ckpt-omitted-outcome"
+    return Observation(
+        holds=outcome != "no error",
+        rule=(
+            "holds if checkpoint called without use_reentrant raises an exception while "
+            "warnings are turned into errors"
+            if warnings_as_errors
+            else "holds if checkpoint called without use_reentrant raises an exception"
+        ),
+        measurements=(Measurement(key, outcome, "text"),),
+    )
+
+
+MYTH_OMITTED_USE_REENTRANT_RAISES = Claim(
+    id="checkpointing/myth-omitted-use-reentrant-raises",
+    statement="Since PyTorch 2.4, calling checkpoint without use_reentrant raises an error.",
+    expect=Expect.FAILS,
+    probe=probe_omitted_raises,
+    devices=("cpu",),
+    measures=("ckpt-omitted-outcome",),
+    control=Control(
+        "warnings turned into errors",
+        control_warnings_as_errors,
+        measures=("ckpt-omitted-as-errors-outcome",),
+    ),
+    vocabulary=Vocabulary(
+        subjects=("use_reentrant",),
+        predicates={
+            "en": ("raise", "error", "exception", "throw"),
+            "ja": ("エラー", "例外"),
+            "ko": ("오류", "에러", "예외"),
+        },
+        # a sentence about the warning ("raises a warning, not an error") is the other claim's
+        unless={
+            "en": ("warn",),
+            "ja": ("警告",),
+            "ko": ("경고",),
+        },
+        # the myth is about leaving the argument out, not any error near its name
+        requires={
+            "en": ("without use_reentrant", "omit", "leave out", "leaving out", "not passing"),
+            "ja": ("省略", "指定しない", "指定せず", "渡さない", "渡さず"),
+            "ko": ("생략", "지정하지 않", "전달하지 않", "넘기지 않"),
+        },
+        conditions={
+            "en": ("if you leave out", "if you omit", "if you don't pass", "if … not passed"),
+            "ja": ("もし省略", "もし指定しない"),
+            "ko": ("만약 생략", "만약 지정하지 않"),
+        },
+    ),
+)
+
+
 CLAIMS = (
     USE_REENTRANT_OMITTED_WARNS,
+    MYTH_OMITTED_USE_REENTRANT_RAISES,
     REENTRANT_INPUT_WITHOUT_GRAD,
 )

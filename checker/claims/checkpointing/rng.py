@@ -79,4 +79,69 @@ RNG_STATE_RESTORED_FOR_DROPOUT = Claim(
 )
 
 
-CLAIMS = (RNG_STATE_RESTORED_FOR_DROPOUT,)
+def probe_mask_redrawn(device: Device) -> Observation:
+    return _mask_rule(device, preserve=False)
+
+
+def control_mask_preserved(device: Device) -> Observation:
+    return _mask_rule(device, preserve=True)
+
+
+def _mask_rule(device: Device, preserve: bool) -> Observation:
+    """Dropout of a vector of ones under a non-reentrant checkpoint: the elements where the
+    gradient (which follows the recomputation's mask) disagrees with the forward output's
+    mask."""
+    import torch
+    from torch.utils.checkpoint import checkpoint
+
+    size = 1000
+    torch.manual_seed(0)
+    a = torch.ones(size, device=device, requires_grad=True)
+    out = checkpoint(
+        torch.nn.functional.dropout,
+        a,
+        0.5,
+        True,
+        use_reentrant=False,
+        preserve_rng_state=preserve,
+    )
+    out.sum().backward()
+    forward_kept = out.detach() != 0
+    backward_kept = a.grad != 0
+    differ = int((forward_kept != backward_kept).sum())
+    key = "ckpt-mask-kept" if preserve else "ckpt-mask-redrawn"
+    return Observation(
+        holds=differ > 0,
+        rule="holds if, under checkpoint, the dropout mask that the gradient follows differs "
+        "from the mask of the forward output in at least one of 1000 elements",
+        measurements=(
+            Measurement(f"{key}-differing", differ, "count"),
+            Measurement(f"{key}-elements", size, "count"),
+        ),
+    )
+
+
+NO_PRESERVE_RNG_REDRAWS_MASK = Claim(
+    id="checkpointing/no-preserve-rng-redraws-mask",
+    statement="With preserve_rng_state=False, the recomputation draws a new dropout mask: the "
+    "gradients follow a mask that differs from the one of the forward pass.",
+    expect=Expect.HOLDS,
+    probe=probe_mask_redrawn,
+    measures=("ckpt-mask-redrawn-differing", "ckpt-mask-redrawn-elements"),
+    control=Control(
+        "preserve_rng_state=True",
+        control_mask_preserved,
+        measures=("ckpt-mask-kept-differing",),
+    ),
+    vocabulary=Vocabulary(
+        subjects=("preserve_rng_state=False",),
+        predicates={
+            "en": ("different mask", "new mask", "another mask", "different dropout"),
+            "ja": ("別のマスク", "異なるマスク", "新しいマスク"),
+            "ko": ("다른 마스크", "새 마스크", "새로운 마스크"),
+        },
+    ),
+)
+
+
+CLAIMS = (RNG_STATE_RESTORED_FOR_DROPOUT, NO_PRESERVE_RNG_REDRAWS_MASK)

@@ -9,4 +9,6 @@ SECTIONS = (
     "widest_type_ops",
     "cpu_cuda_differences",
     "parameters_stay_float32",
+    "inplace_and_out",
+    "batchnorm_inputs",
 )

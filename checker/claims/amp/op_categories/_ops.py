@@ -123,9 +123,9 @@ _EN_LOWER = ("low precision", "lower precision", "float16", "half")
 #: errors that mixed dtypes raise, and regions that turn autocast off. Those have claims of
 #: their own; the claims about the dtype an operation returns do not read such sentences.
 SCOPE_CASES: dict[Lang, tuple[str, ...]] = {
-    "en": ("raise", "error", "enabled=False"),
-    "ja": ("エラー", "送出", "enabled=False"),
-    "ko": ("오류", "에러", "enabled=False"),
+    "en": ("raise", "error", "enabled=False", "in-place", "inplace", "out="),
+    "ja": ("エラー", "送出", "enabled=False", "インプレース", "out="),
+    "ko": ("오류", "에러", "enabled=False", "인플레이스", "out="),
 }
 _JA_LOWER = ("低精度", "float16", "半精度")
 _KO_LOWER = ("저정밀", "낮은 정밀도", "float16")
