@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.autograd")
 
 
 def test_ids_and_keys_carry_the_topic_prefix() -> None:
-    assert len(CLAIMS) == 19
+    assert len(CLAIMS) == 34
     for claim in CLAIMS:
         assert claim.topic == "autograd", claim.id
         assert all(key.startswith("ag-") for key in claim.all_measures), claim.id
@@ -29,7 +29,9 @@ def test_every_claim_has_a_control_and_a_vocabulary_and_runs_on_the_cpu() -> Non
     assert all(c.devices == ("cpu",) for c in CLAIMS)
     myths = {c.id for c in CLAIMS if c.expect.value == "fails"}
     assert myths == {
+        "autograd/myth-any-in-place-breaks-backward",
         "autograd/myth-eval-disables-grad",
+        "autograd/myth-leaf-cannot-be-reused",
         "autograd/myth-zero-grad-allows-second-backward",
     }
 
