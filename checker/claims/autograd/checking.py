@@ -293,6 +293,13 @@ CREATE_GRAPH_WARNS_OF_A_CYCLE = Claim(
             "ko": ("경고",),
         },
         unless={lang: ("autograd.grad",) for lang in ("en", "ja", "ko")},
+        # "calling backward(create_graph=True) warns" is the claim's own case, not a hypothesis
+        conditions={
+            "en": ("if you call", "when you call", "when called"),
+            "ja": ("呼ぶと", "呼び出すと", "呼ぶたび"),
+            "ko": ("호출하면", "호출할 때"),
+        },
+        denies=False,
     ),
 )
 

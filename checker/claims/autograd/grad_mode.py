@@ -61,6 +61,7 @@ NO_GRAD_WORKS_AS_A_DECORATOR = Claim(
             "ko": ("데코레이터",),
         },
         unless={lang: ("enable_grad", "inference_mode") for lang in ("en", "ja", "ko")},
+        denies=False,
     ),
 )
 
@@ -127,6 +128,7 @@ NO_GRAD_IS_THREAD_LOCAL = Claim(
             "ja": ("スレッドローカル", "スレッドごと", "別のスレッド", "他のスレッド"),
             "ko": ("스레드 로컬", "스레드별", "다른 스레드", "스레드마다"),
         },
+        denies=False,
     ),
 )
 
@@ -181,6 +183,7 @@ NO_GRAD_PARAMETER_REQUIRES_GRAD = Claim(
             "ko": ("변화도가 필요", "변화도를 요구", "requires_grad=True", "requires_grad가 True"),
         },
         requires={lang: ("no_grad",) for lang in ("en", "ja", "ko")},
+        denies=False,
     ),
 )
 

@@ -64,6 +64,7 @@ MYTH_ANY_IN_PLACE_BREAKS_BACKWARD = Claim(
             "ja": ("中間",),
             "ko": ("중간",),
         },
+        denies=False,
     ),
 )
 
@@ -122,6 +123,7 @@ VIEW_OF_LEAF_REFUSES_IN_PLACE = Claim(
             "ko": ("리프",),
         },
         unless={lang: ("no_grad",) for lang in ("en", "ja", "ko")},
+        denies=False,
     ),
 )
 

@@ -359,7 +359,7 @@ MYTH_LEAF_CANNOT_BE_REUSED = Claim(
             ),
             "ko": ("재사용할 수 없", "다시 사용할 수 없", "다시 쓸 수 없"),
         },
-        denies=True,
+        denies=False,
     ),
 )
 

@@ -92,6 +92,7 @@ GRAPH_FREED_WITH_LAST_LOSS_REFERENCE = Claim(
             "ja": ("グラフ", "保存されたテンソル", "アクティベーション"),
             "ko": ("그래프", "저장된 텐서", "활성화"),
         },
+        denies=False,
     ),
 )
 
@@ -164,7 +165,7 @@ SCALAR_MULTIPLICATION_SAVES_NO_TENSOR = Claim(
             "ja": ("掛け", "乗算"),
             "ko": ("곱",),
         },
-        denies=True,
+        denies=False,
     ),
 )
 
@@ -249,6 +250,7 @@ ADAM_STATE_DOUBLES_PARAMETER_MEMORY = Claim(
             "ko": ("메모리", "파라미터", "매개변수"),
         },
         unless={lang: ("AdamW8bit", "8-bit", "8bit") for lang in ("en", "ja", "ko")},
+        denies=False,
     ),
 )
 

@@ -90,6 +90,7 @@ LOSS_REDUCTION_DEFAULTS_TO_MEAN = Claim(
             lang: ("reduction='sum'", 'reduction="sum"', "reduction='none'")
             for lang in ("en", "ja", "ko")
         },
+        denies=False,
     ),
 )
 
@@ -145,6 +146,7 @@ DROPOUT_SCALES_BY_INVERSE_KEEP = Claim(
             "ja": ("1 / (1 - p)", "1/(1-p)", "1 / (1-p)", "スケール"),
             "ko": ("1 / (1 - p)", "1/(1-p)", "1 / (1-p)", "스케일"),
         },
+        denies=False,
     ),
 )
 
@@ -267,13 +269,22 @@ OPTIMIZER_SKIPS_NONE_GRADIENTS = Claim(
         predicates={
             "en": ("skip", "ignore", "still moves", "still updates"),
             "ja": ("スキップ", "無視", "更新されない", "更新しない", "それでも更新"),
-            "ko": ("건너뛰", "무시", "업데이트하지 않", "갱신하지 않", "여전히 업데이트"),
+            "ko": (
+                "건너뛰",
+                "건너뛴",
+                "건너뜁",
+                "무시",
+                "업데이트하지 않",
+                "갱신하지 않",
+                "여전히 업데이트",
+            ),
         },
         requires={
             "en": ("None",),
             "ja": ("None",),
             "ko": ("None",),
         },
+        denies=False,
     ),
 )
 
