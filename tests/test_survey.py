@@ -80,21 +80,23 @@ def test_a_verdict_comes_from_running_or_says_why_nothing_ran() -> None:
 
 def test_the_new_claims_cover_the_first_rounds_most_frequent_statements() -> None:
     new = {c for s in STATEMENTS for c in s["new_claims"]}
-    assert len(new) == 73
+    assert len(new) == 128  # issue 29 asks for at least 100
     first_round = Counter(s for p in POSTS[: DATA["rounds"][0]["posts"]] for s in p["statements"])
     top = [s for s in STATEMENTS if first_round[s["id"]] >= 4]
     assert all(s["claims"] for s in top)
 
 
-def test_the_second_round_adds_71_statements_no_claim_covers() -> None:
+def test_the_second_round_leaves_16_statements_no_claim_covers() -> None:
+    """15 were not run here (the CUDA allocator, pinned memory, speed, advice); the one run is
+    a float-to-uint8 conversion of a negative value, which C++ leaves undefined: its result
+    is this machine's, not PyTorch's, so no claim states it."""
     added = STATEMENTS[DATA["rounds"][0]["statements"] :]
     uncovered = [s for s in added if not s["claims"]]
-    assert len(uncovered) == 71
-    assert Counter(s["verdict"] for s in uncovered) == {
-        "supported": 47,
-        "refuted": 9,
-        "undecided": 15,
-    }
+    assert len(uncovered) == 16
+    assert Counter(s["verdict"] for s in uncovered) == {"supported": 1, "undecided": 15}
+    assert [s["id"] for s in uncovered if s["verdict"] != "undecided"] == [
+        "float-to-uint8-negative-wraps"
+    ]
 
 
 def test_the_second_rounds_scripts_give_the_verdicts_written() -> None:
@@ -113,7 +115,7 @@ def test_the_second_rounds_scripts_give_the_verdicts_written() -> None:
         for s in STATEMENTS
         if s["evidence"].removeprefix("docs/_survey/checks/").removesuffix(".py") in ROUND_SCRIPTS
     }
-    assert len(written) == 60
+    assert len(written) == 5
     assert printed == written
 
 

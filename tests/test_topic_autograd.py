@@ -18,7 +18,7 @@ CLAIMS = registry.load().in_package("checker.claims.autograd")
 
 
 def test_ids_and_keys_carry_the_topic_prefix() -> None:
-    assert len(CLAIMS) == 19
+    assert len(CLAIMS) == 34
     for claim in CLAIMS:
         assert claim.topic == "autograd", claim.id
         assert all(key.startswith("ag-") for key in claim.all_measures), claim.id
@@ -29,14 +29,19 @@ def test_every_claim_has_a_control_and_a_vocabulary_and_runs_on_the_cpu() -> Non
     assert all(c.devices == ("cpu",) for c in CLAIMS)
     myths = {c.id for c in CLAIMS if c.expect.value == "fails"}
     assert myths == {
+        "autograd/myth-any-in-place-breaks-backward",
         "autograd/myth-eval-disables-grad",
+        "autograd/myth-leaf-cannot-be-reused",
         "autograd/myth-zero-grad-allows-second-backward",
     }
 
 
 #: (line, claim, verdict) of every claim finding, the same in each language's sample: one
-#: statement per line; line 17 states the myth that eval() turns gradients off and line 19 the
-#: myth that zero_grad() allows a second backward through the same graph.
+#: statement per line; line 17 states the myth that eval() turns gradients off, line 19 the
+#: myth that zero_grad() allows a second backward through the same graph, line 47 the myth that
+#: a leaf cannot be reused after backward and line 55 the myth that any in-place change of an
+#: intermediate breaks backward; lines 75 and 77 deny two facts (a loss sums over the batch by
+#: default; no_grad() is no decorator).
 FINDINGS = {
     (3, "autograd/second-backward-raises", S),
     (5, "growth/retain-graph-keeps-saved-tensors", S),
@@ -59,6 +64,23 @@ FINDINGS = {
     (39, "autograd/saved-output-is-another-object", S),
     (41, "autograd/create-graph-keeps-the-graph", S),
     (43, "autograd/tensors-do-not-require-grad-by-default", S),
+    (45, "autograd/create-graph-warns-of-a-cycle", S),
+    (47, "autograd/myth-leaf-cannot-be-reused", C),
+    (49, "autograd/no-grad-works-as-a-decorator", S),
+    (51, "autograd/no-grad-is-thread-local", S),
+    (53, "autograd/no-grad-parameter-requires-grad", S),
+    (55, "autograd/myth-any-in-place-breaks-backward", C),
+    (57, "autograd/view-of-leaf-refuses-in-place", S),
+    (59, "autograd/inference-tensor-refuses-in-place-outside", S),
+    (61, "autograd/loss-reduction-defaults-to-mean", S),
+    (63, "autograd/dropout-scales-by-inverse-keep", S),
+    (65, "autograd/frozen-parameter-gets-no-grad", S),
+    (67, "autograd/optimizer-skips-none-gradients", S),
+    (69, "autograd/graph-freed-with-last-loss-reference", S),
+    (71, "autograd/scalar-multiplication-saves-no-tensor", S),
+    (73, "autograd/adam-state-doubles-parameter-memory", S),
+    (75, "autograd/loss-reduction-defaults-to-mean", C),
+    (77, "autograd/no-grad-works-as-a-decorator", C),
 }
 #: Line 41 (create_graph=True keeps the graph, through retain_graph's default) also reads as
 #: the growth claim that retain_graph keeps the saved tensors, which it agrees with.
@@ -74,10 +96,27 @@ FREED = {
 }
 
 
+#: Sentences that also read as another claim, each agreeing with it: line 45 (the warning of
+#: create_graph=True names a reference cycle) as the claim that the cycle keeps parameters
+#: alive; line 57 (an in-place change through a view of a leaf raises) as the claim that a
+#: leaf refuses in-place changes, which line 47 (a leaf cannot be reused) does not read as,
+#: naming no in-place change; line 59 (an inference tensor refuses an in-place change outside
+#: the region) as denying the myth that inference tensors train later; in Japanese, line 55
+#: (an in-place change of an intermediate) as the claim that an in-place change rewrites
+#: grad_fn.
+ALSO = (
+    {(lang, 45, "autograd/create-graph-keeps-parameters-alive", S) for lang in LANGS}
+    | {(lang, 57, "inplace/leaf-requiring-grad-refuses-in-place", S) for lang in LANGS}
+    | {(lang, 59, "saved-tensors/myth-inference-tensors-train-later", S) for lang in ("ja", "ko")}
+    | {("ja", 55, "inplace/in-place-rewrites-grad-fn", S)}
+)
+
+
 def test_the_scanner_reads_each_claim_in_each_language() -> None:
     found = claim_verdicts(scan_prose(sample("scan-topics", "autograd")))
-    assert len(found) == 3 * len(FINDINGS) + len(FREED) + len(KEPT) == 70
-    assert found == {(lang, *finding) for lang in LANGS for finding in FINDINGS} | FREED | KEPT
+    expected = {(lang, *finding) for lang in LANGS for finding in FINDINGS}
+    assert len(found) == 3 * len(FINDINGS) + len(FREED) + len(KEPT) + len(ALSO) == 130
+    assert found == expected | FREED | KEPT | ALSO
 
 
 @pytest.mark.parametrize(

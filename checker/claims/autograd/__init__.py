@@ -17,4 +17,8 @@ SECTIONS = (
     "checking",
     "leaves",
     "leaving",
+    "grad_mode",
+    "in_place",
+    "training",
+    "memory",
 )

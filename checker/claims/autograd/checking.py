@@ -218,8 +218,95 @@ CREATE_GRAPH_KEEPS_PARAMETERS_ALIVE = Claim(
 )
 
 
+def probe_create_graph_warns(device: Device) -> Observation:
+    return _warning_rule(call="backward")
+
+
+def control_autograd_grad_with_create_graph(device: Device) -> Observation:
+    return _warning_rule(call="grad")
+
+
+#: What a fresh interpreter runs, twice: the warning is shown once per process, so a probe
+#: that ran after another backward(create_graph=True) in the same process would see none.
+_WARNING_CHILD = """
+import warnings, torch
+layer = torch.nn.Linear(2, 1)
+for _ in range(2):
+    loss = layer(torch.ones(2)).sum()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if CALL == "backward":
+            loss.backward(create_graph=True)
+        else:
+            torch.autograd.grad(loss, list(layer.parameters()), create_graph=True)
+    print(sum("reference cycle" in str(w.message) for w in caught))
+"""
+
+
+def _warning_rule(call: str) -> Observation:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", f"CALL = {call!r}\n" + _WARNING_CHILD],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = done.stdout.strip().splitlines()
+    counts = [int(n) for n in lines[-2:] if n.isdigit()] if done.returncode == 0 else []
+    first, again = counts if len(counts) == 2 else (-1, -1)
+    expression = (
+        "loss.backward(create_graph=True)"
+        if call == "backward"
+        else "torch.autograd.grad(loss, parameters, create_graph=True)"
+    )
+    return Observation(
+        holds=first > 0,
+        rule=f"holds if {expression}, run in a fresh process on the loss of a Linear(2, 1) layer, "
+        "emits a warning that names a reference cycle",
+        measurements=(
+            Measurement(f"ag-{call}-cycle-warnings", first, "count"),
+            Measurement(f"ag-{call}-cycle-warnings-again", again, "count"),
+        ),
+    )
+
+
+CREATE_GRAPH_WARNS_OF_A_CYCLE = Claim(
+    id="autograd/create-graph-warns-of-a-cycle",
+    statement="backward(create_graph=True) warns that it creates a reference cycle between the "
+    "parameters and their gradients; torch.autograd.grad(create_graph=True) does not.",
+    expect=Expect.HOLDS,
+    probe=probe_create_graph_warns,
+    control=Control(
+        "torch.autograd.grad with create_graph=True",
+        control_autograd_grad_with_create_graph,
+        measures=("ag-grad-cycle-warnings", "ag-grad-cycle-warnings-again"),
+    ),
+    devices=("cpu",),
+    measures=("ag-backward-cycle-warnings", "ag-backward-cycle-warnings-again"),
+    vocabulary=Vocabulary(
+        subjects=("create_graph",),
+        predicates={
+            "en": ("warn", "warning"),
+            "ja": ("警告",),
+            "ko": ("경고",),
+        },
+        unless={lang: ("autograd.grad",) for lang in ("en", "ja", "ko")},
+        # "calling backward(create_graph=True) warns" is the claim's own case, not a hypothesis
+        conditions={
+            "en": ("if you call", "when you call", "when called"),
+            "ja": ("呼ぶと", "呼び出すと", "呼ぶたび"),
+            "ko": ("호출하면", "호출할 때"),
+        },
+        denies=False,
+    ),
+)
+
+
 CLAIMS = (
     SUMMED_LOSSES_GIVE_THE_SAME_GRADIENTS,
     CREATE_GRAPH_KEEPS_THE_GRAPH,
     CREATE_GRAPH_KEEPS_PARAMETERS_ALIVE,
+    CREATE_GRAPH_WARNS_OF_A_CYCLE,
 )

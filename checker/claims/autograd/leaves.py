@@ -304,10 +304,71 @@ RETAIN_GRAD_FILLS_NON_LEAF_GRAD = Claim(
 )
 
 
+def probe_leaf_used_twice(device: Device) -> Observation:
+    return _reuse_rule(leaf=True)
+
+
+def control_intermediate_used_after_backward(device: Device) -> Observation:
+    return _reuse_rule(leaf=False)
+
+
+def _reuse_rule(leaf: bool) -> Observation:
+    import torch
+
+    x: Any = torch.tensor([1.0, 2.0], requires_grad=True)
+    source = x if leaf else x.exp()
+    (source * source).sum().backward()
+    error = _error((3 * source).sum().backward)
+    grad = "None" if x.grad is None else str([round(float(v), 3) for v in x.grad.tolist()])
+    kind = "leaf" if leaf else "intermediate"
+    return Observation(
+        holds=error != "no error",
+        rule="holds if, after backward() of (t * t).sum(), backward() of a second computation "
+        "(3 * t).sum() raises, t being "
+        + ("a leaf x that requires grad" if leaf else "x.exp(), the result of an operation"),
+        measurements=(
+            Measurement(f"ag-reuse-{kind}-second-backward", error, "exception"),
+            Measurement(f"ag-reuse-{kind}-grad", grad, "text"),
+        ),
+    )
+
+
+MYTH_LEAF_CANNOT_BE_REUSED = Claim(
+    id="autograd/myth-leaf-cannot-be-reused",
+    statement="A leaf tensor cannot be used in a second computation once a graph was built "
+    "from it and backpropagated.",
+    expect=Expect.FAILS,
+    probe=probe_leaf_used_twice,
+    control=Control(
+        "an intermediate result, whose graph backward freed",
+        control_intermediate_used_after_backward,
+        measures=("ag-reuse-intermediate-second-backward", "ag-reuse-intermediate-grad"),
+    ),
+    devices=("cpu",),
+    measures=("ag-reuse-leaf-second-backward", "ag-reuse-leaf-grad"),
+    vocabulary=Vocabulary(
+        subjects=("leaf", "リーフ", "葉テンソル", "리프"),
+        predicates={
+            "en": ("cannot … reuse", "cannot be reused", "can't … reuse", "cannot … used again"),
+            "ja": (
+                "再利用できな",
+                "再利用でき … ない",
+                "二度と使えな",
+                "再び使えな",
+                "もう一度使えな",
+            ),
+            "ko": ("재사용할 수 없", "다시 사용할 수 없", "다시 쓸 수 없"),
+        },
+        denies=False,
+    ),
+)
+
+
 CLAIMS = (
     TENSORS_DO_NOT_REQUIRE_GRAD_BY_DEFAULT,
     INTEGER_TENSORS_CANNOT_REQUIRE_GRAD,
     TENSORS_WITHOUT_GRAD_ARE_LEAVES,
     CONVERTED_LEAF_IS_NOT_A_LEAF,
     RETAIN_GRAD_FILLS_NON_LEAF_GRAD,
+    MYTH_LEAF_CANNOT_BE_REUSED,
 )

@@ -84,6 +84,13 @@ LEAF_REQUIRING_GRAD_REFUSES_IN_PLACE = Claim(
             "ja": ("インプレース演算を使えます", "インプレース演算が使えます"),
             "ko": ("인플레이스 연산을 쓸 수 있", "인플레이스 연산을 사용할 수 있"),
         },
+        # a sentence about a leaf that names no in-place change ("a leaf cannot be reused")
+        # states something else
+        requires={
+            "en": ("in place", "in-place", "inplace", "_(", "overwrit", "modif"),
+            "ja": ("インプレース", "in-place", "inplace", "_(", "上書き", "書き換え", "変更"),
+            "ko": ("인플레이스", "in-place", "inplace", "_(", "덮어쓰", "덮어써", "수정", "변경"),
+        },
     ),
 )
 

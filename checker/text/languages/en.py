@@ -44,10 +44,12 @@ ENGLISH = Language(
         r"|(?<!to )\bavoid(?:s|ed|ing)?\b",  # "avoids a copy"; not "to avoid underflow"
         re.IGNORECASE,
     ),
-    # "not only", "whether or not", "no problem" (it is fine)
+    # "not only", "whether or not", "no problem" (it is fine); Python's None after a word
+    # ("its .grad is None", "set to None") is a value, not "none of them"
     affirmative_idioms=re.compile(
         r"\bnot\s+only\b|\bwhether\s+or\s+not\b"
-        r"|\b(?:no\s+|without\s+(?:any\s+)?)(?:problem|issue|trouble)s?\b|\bnot\s+a\s+problem\b",
+        r"|\b(?:no\s+|without\s+(?:any\s+)?)(?:problem|issue|trouble)s?\b|\bnot\s+a\s+problem\b"
+        r"|(?-i:(?<=[a-z] )None\b(?! of\b))",
         re.IGNORECASE,
     ),
     # "without reducing/saving/..." is a negation already
