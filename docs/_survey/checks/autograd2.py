@@ -29,4 +29,3 @@ verdict(
     f"num_batches_tracked after one step: checkpointed {norm.num_batches_tracked.item()}, "
     f"plain {plain.num_batches_tracked.item()}",
 )
-
