@@ -384,9 +384,16 @@ _GAP = r"(?:[^.;:!?。、，,！？；：]|\.(?=\S)){0,24}?"
 
 @functools.cache
 def stem_pattern(stem: str) -> re.Pattern[str]:
-    """The pattern of a vocabulary stem, case-insensitive (see :data:`STEM_GAP`)."""
-    parts = (re.escape(part.strip().lower()) for part in stem.split("…"))
-    return re.compile(_GAP.join(parts), re.IGNORECASE)
+    """The pattern of a vocabulary stem, case-insensitive (see :data:`STEM_GAP`). A stem that
+    begins or ends with a digit is a number there: it does not match inside a longer one
+    (the Korean stem "0이", "becomes 0", is not in "2**-10이다")."""
+    parts = [re.escape(part.strip().lower()) for part in stem.split("…")]
+    pattern = _GAP.join(parts)
+    if stem.strip()[:1].isdigit():
+        pattern = r"(?<![\d.])" + pattern
+    if stem.strip()[-1:].isdigit():
+        pattern += r"(?![\d.]?\d)"
+    return re.compile(pattern, re.IGNORECASE)
 
 
 def stem_spans(sentence: str, lang: Lang, stems: tuple[str, ...]) -> list[tuple[int, int]]:
