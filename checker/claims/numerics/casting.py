@@ -150,12 +150,15 @@ def _wrap_rule(name: str) -> Observation:
     dtype = getattr(torch, name)
     total = int((torch.tensor([200], dtype=dtype) + torch.tensor([100], dtype=dtype)).item())
     difference = int((torch.tensor([5], dtype=dtype) - torch.tensor([10], dtype=dtype)).item())
+    with_int = int((torch.tensor([200], dtype=dtype) + 100).item())
     return Observation(
-        holds=(total, difference) == (44, 251),
-        rule=f"holds if, in {name}, 200 + 100 gives 44 and 5 - 10 gives 251 (modulo 256)",
+        holds=(total, difference, with_int) == (44, 251, 44),
+        rule=f"holds if, in {name}, 200 + 100 gives 44 and 5 - 10 gives 251 (modulo 256), "
+        "and so does 200 + 100 with 100 a Python int",
         measurements=(
             Measurement(f"nm-{name}-200-plus-100", str(total), "text"),
             Measurement(f"nm-{name}-5-minus-10", str(difference), "text"),
+            Measurement(f"nm-{name}-200-plus-python-100", str(with_int), "text"),
         ),
     )
 
@@ -168,10 +171,10 @@ UINT8_ARITHMETIC_WRAPS = Claim(
     control=Control(
         "int16 tensors",
         control_int16_does_not_wrap,
-        measures=("nm-int16-200-plus-100", "nm-int16-5-minus-10"),
+        measures=("nm-int16-200-plus-100", "nm-int16-5-minus-10", "nm-int16-200-plus-python-100"),
     ),
     devices=("cpu",),
-    measures=("nm-uint8-200-plus-100", "nm-uint8-5-minus-10"),
+    measures=("nm-uint8-200-plus-100", "nm-uint8-5-minus-10", "nm-uint8-200-plus-python-100"),
     vocabulary=Vocabulary(
         subjects=("uint8", "torch.uint8", "ByteTensor"),
         predicates={
