@@ -86,6 +86,17 @@ def test_the_scanner_reads_each_claim_in_each_language() -> None:
         ("Floor division `//` does not truncate toward zero.", "en"),
         # the ceiling of an integer tensor stays an integer tensor
         ("`torch.ceil` of an integer tensor returns an int64 tensor.", "en"),
+        ("`torch.ceil` を整数テンソルに適用すると int64 のテンソルが返る。", "ja"),
+        ("정수 텐서에 `torch.ceil`을 적용하면 int64 텐서가 반환된다.", "ko"),
+        # a list with a float in it gives float32
+        ("整数のリストに小数を 1 つ入れると float32 になる。", "ja"),
+        # a layer with bfloat16 weights and float32 input: another operation than a sum
+        ("bfloat16 가중치의 `nn.Linear`에 float32 입력을 넣으면 오류가 난다.", "ko"),
+        # conversions asked for, and what can_cast checks, are other cases
+        ("Use `.long()` after `torch.ceil` to get an integer tensor.", "en"),
+        ("`torch.can_cast` checks whether a float can be cast to int.", "en"),
+        ("Convert the integer tensor to a float32 tensor with `.float()`.", "en"),
+        ("Use torch.floor before `.long()` to round down negative values.", "en"),
         # NumPy rules are another case
         ("`torch.can_cast` is not NumPy's `can_cast` with casting='same_kind'.", "en"),
     ],

@@ -10,6 +10,9 @@ from checker.evidence import Measurement, Observation
 from checker.typing import Device, Lang
 
 _LANGS: tuple[Lang, ...] = ("en", "ja", "ko")
+_DIVISION = ("//", "floor_divide", "rounding_mode")
+#: A conversion asked for: what it gives is not what torch.ceil returns.
+_CONVERSIONS = (".long()", ".int()", ".to(", "astype", "convert")
 
 
 def probe_ceil_keeps_float(device: Device) -> Observation:
@@ -60,17 +63,36 @@ CEIL_KEEPS_FLOAT_DTYPE = Claim(
             "ja": ("整数テンソル", "整数型", "int64"),
             "ko": ("정수 텐서", "정수 타입", "정수형", "int64"),
         },
+        # floor division, and ceil of an integer input (which keeps its integer dtype), are
+        # other cases
         unless={
-            lang: (
-                "//",
-                "floor_divide",
-                "rounding_mode",
+            "en": (
+                *_DIVISION,
+                *_CONVERSIONS,
                 "of an int",
                 "of an integer",
+                "on an int",
+                "on an integer",
+                "to an int",
+                "to an integer",
+                "integer input",
+            ),
+            "ja": (
+                *_DIVISION,
+                "整数テンソルに",
                 "整数テンソルの",
+                "整数の入力",
+                "int64 のテンソルに",
+            ),
+            "ko": (
+                *_DIVISION,
+                *_CONVERSIONS,
+                "변환",
+                "정수 텐서에",
                 "정수 텐서의",
-            )
-            for lang in _LANGS
+                "정수 입력",
+                "int64 텐서에",
+            ),
         },
     ),
 )
@@ -125,7 +147,9 @@ FLOAT_TO_INT_TRUNCATES = Claim(
             "ko": ("버림", "버린", "0 방향", "0방향", "소수부"),
         },
         opposites={
-            "en": ("rounds to the nearest", "rounds down", "floor"),
+            # not "floor" nor "rounds down": torch.floor is the way to round down, and for
+            # positive values truncating is rounding down
+            "en": ("rounds to the nearest",),
             "ja": ("四捨五入", "最も近い整数"),
             "ko": ("반올림", "가장 가까운 정수"),
         },
@@ -150,12 +174,15 @@ def _wrap_rule(name: str) -> Observation:
     dtype = getattr(torch, name)
     total = int((torch.tensor([200], dtype=dtype) + torch.tensor([100], dtype=dtype)).item())
     difference = int((torch.tensor([5], dtype=dtype) - torch.tensor([10], dtype=dtype)).item())
+    with_int = int((torch.tensor([200], dtype=dtype) + 100).item())
     return Observation(
-        holds=(total, difference) == (44, 251),
-        rule=f"holds if, in {name}, 200 + 100 gives 44 and 5 - 10 gives 251 (modulo 256)",
+        holds=(total, difference, with_int) == (44, 251, 44),
+        rule=f"holds if, in {name}, 200 + 100 gives 44 and 5 - 10 gives 251 (modulo 256), "
+        "and so does 200 + 100 with 100 a Python int",
         measurements=(
             Measurement(f"nm-{name}-200-plus-100", str(total), "text"),
             Measurement(f"nm-{name}-5-minus-10", str(difference), "text"),
+            Measurement(f"nm-{name}-200-plus-python-100", str(with_int), "text"),
         ),
     )
 
@@ -168,10 +195,10 @@ UINT8_ARITHMETIC_WRAPS = Claim(
     control=Control(
         "int16 tensors",
         control_int16_does_not_wrap,
-        measures=("nm-int16-200-plus-100", "nm-int16-5-minus-10"),
+        measures=("nm-int16-200-plus-100", "nm-int16-5-minus-10", "nm-int16-200-plus-python-100"),
     ),
     devices=("cpu",),
-    measures=("nm-uint8-200-plus-100", "nm-uint8-5-minus-10"),
+    measures=("nm-uint8-200-plus-100", "nm-uint8-5-minus-10", "nm-uint8-200-plus-python-100"),
     vocabulary=Vocabulary(
         subjects=("uint8", "torch.uint8", "ByteTensor"),
         predicates={

@@ -69,7 +69,11 @@ INTEGER_WITH_FLOAT_GIVES_FLOAT = Claim(
             "ko": ("float32 텐서",),
         },
         unless={
-            lang: ("in-place", "add_", "mean", "matmul", "@", "bfloat16", "scalar", "Python")
+            lang: (
+                *("in-place", "add_", "mean", "matmul", "@", "bfloat16", "scalar", "Python"),
+                # a conversion, or indexing with an integer tensor, is another operation
+                *(".float()", ".to(", "convert", "変換", "변환", "index", "インデックス", "인덱스"),
+            )
             for lang in _LANGS
         },
     ),
@@ -246,7 +250,12 @@ CAN_CAST_REFUSES_FLOAT_TO_INT = Claim(
             "ko": ("float … 에서 int", "부동소수점 … 에서 정수"),
         },
         denies=True,
-        unless={lang: ("result_type", "promote_types", ".to(", "astype") for lang in _LANGS},
+        # a sentence on what can_cast checks, not on what it answers
+        unless={
+            "en": ("result_type", "promote_types", ".to(", "astype", "whether", "check"),
+            "ja": ("result_type", "promote_types", ".to(", "astype", "かどうか", "確認", "調べ"),
+            "ko": ("result_type", "promote_types", ".to(", "astype", "인지", "확인"),
+        },
     ),
 )
 
