@@ -41,6 +41,14 @@ def claim_verdicts(result: Any) -> set[tuple[str, int, str, object]]:
     }
 
 
+def sentence_verdicts(sentence: str, lang: str, folder: Path) -> set[Any]:
+    """The verdicts a prose scan gives the claims a one-sentence article in ``lang`` states
+    (written into ``folder``)."""
+    path = folder / f"{lang}.md"
+    path.write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
+    return {verdict for *_, verdict in claim_verdicts(scan_prose(path))}
+
+
 def sphinx_html(lang: str, html: Path, doctrees: Path, *options: str) -> list[str]:
     """The command that builds the docs in ``lang`` into ``html`` with ``doctrees``, as
     ``nox -s docs`` runs Sphinx, plus ``options``."""

@@ -11,7 +11,7 @@ import pytest
 from checker import registry
 from checker.scan.findings import FindingVerdict
 from checker.text.languages import LANGS
-from tests.helpers import claim_verdicts, sample, scan_prose
+from tests.helpers import claim_verdicts, sample, scan_prose, sentence_verdicts
 
 C, S = FindingVerdict.CONTRADICTED, FindingVerdict.SUPPORTED
 CLAIMS = registry.load().in_package("checker.claims.autograd")
@@ -157,10 +157,7 @@ def test_the_scanner_reads_each_claim_in_each_language() -> None:
     ],
 )
 def test_true_sentences_are_not_contradicted(sentence: str, lang: str, tmp_path: Path) -> None:
-    path = tmp_path / f"{lang}.md"
-    path.write_text(f"# t\n\n{sentence}\n", encoding="utf-8")
-    verdicts = {v for *_, v in claim_verdicts(scan_prose(path))}
-    assert FindingVerdict.CONTRADICTED not in verdicts
+    assert FindingVerdict.CONTRADICTED not in sentence_verdicts(sentence, lang, tmp_path)
 
 
 torch = pytest.importorskip("torch")
