@@ -1,5 +1,5 @@
-"""What the sections on inferred dtypes, promotion across kinds and casting share: a dtype as
-text, and a default dtype set for one measurement and restored after it."""
+"""What the numerics and promotion sections share: a dtype as text, and a default dtype set
+for one measurement and restored after it."""
 
 from __future__ import annotations
 

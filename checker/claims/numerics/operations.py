@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
+from checker.claims.numerics._dtypes import dtype_name
 from checker.claims.numerics._words import _error, _g
 from checker.evidence import Measurement, Observation
 from checker.typing import Device
@@ -279,7 +280,7 @@ def _cpu_matmul_rule(name: str) -> Observation:
         results: dict[str, str] = {}
         for label, call in calls.items():
             raised = _error(call)
-            results[label] = raised if raised != "no error" else _name(call().dtype)
+            results[label] = raised if raised != "no error" else dtype_name(call().dtype)
     return Observation(
         holds=all(result == name for result in results.values()),
         rule=f"holds if torch.addmm, @ and F.linear of {name} tensors run on the CPU and return "
@@ -289,10 +290,6 @@ def _cpu_matmul_rule(name: str) -> Observation:
             for label, result in results.items()
         ),
     )
-
-
-def _name(dtype: object) -> str:
-    return str(dtype).removeprefix("torch.")
 
 
 CPU_FLOAT16_MATMUL_RUNS = Claim(

@@ -7,13 +7,10 @@ from functools import partial
 from typing import Any
 
 from checker.claim import Claim, Control, Expect, Vocabulary
+from checker.claims.numerics._dtypes import default_dtype, dtype_name
 from checker.claims.numerics._words import _error, _g
 from checker.evidence import Measurement, Observation
 from checker.typing import Device
-
-
-def _name(dtype: object) -> str:
-    return str(dtype).removeprefix("torch.")
 
 
 def probe_wider_integer_wins(device: Device) -> Observation:
@@ -39,8 +36,8 @@ def _integer_rule(zero_dim: bool) -> Observation:
         + ("zero-dimensional tensor" if zero_dim else "tensor")
         + " gives int64, and a uint8 tensor plus such an int8 tensor gives int16",
         measurements=(
-            Measurement(f"nm-int32-int64-{kind}", _name(wide), "dtype"),
-            Measurement(f"nm-uint8-int8-{kind}", _name(mixed), "dtype"),
+            Measurement(f"nm-int32-int64-{kind}", dtype_name(wide), "dtype"),
+            Measurement(f"nm-uint8-int8-{kind}", dtype_name(mixed), "dtype"),
         ),
     )
 
@@ -90,7 +87,7 @@ def _bool_rule(other_is_bool: bool) -> Observation:
     results = {}
     for name in ("int64", "float16"):
         other = flags if other_is_bool else torch.ones(3, dtype=getattr(torch, name))
-        results[name] = _name((flags + other).dtype)
+        results[name] = dtype_name((flags + other).dtype)
     kind = "bool" if other_is_bool else "other"
     first, second = (
         ("a bool tensor",) * 2 if other_is_bool else ("an int64 tensor", "a float16 tensor")
@@ -150,13 +147,9 @@ def control_python_float_float64_default(device: Device) -> Observation:
 def _python_float_rule(default: str) -> Observation:
     import torch
 
-    before = torch.get_default_dtype()
-    torch.set_default_dtype(getattr(torch, default))
-    try:
-        ints = _name((torch.tensor([1, 2]) + 5.5).dtype)
-        halves = _name((torch.ones(2, dtype=torch.float16) + 5.5).dtype)
-    finally:
-        torch.set_default_dtype(before)
+    with default_dtype(default):
+        ints = dtype_name((torch.tensor([1, 2]) + 5.5).dtype)
+        halves = dtype_name((torch.ones(2, dtype=torch.float16) + 5.5).dtype)
     return Observation(
         holds=ints == "float32" and halves == "float16",
         rule=f"holds if, with the default dtype {default}, an int64 tensor plus the Python float "
@@ -301,7 +294,7 @@ def _in_place_rule(name: str) -> Observation:
         "clamp": clamp_,
     }
     errors = {label: _error(partial(change, fresh())) for label, change in changes.items()}
-    out_of_place = _name((fresh() + 0.5).dtype)
+    out_of_place = dtype_name((fresh() + 0.5).dtype)
     return Observation(
         holds=all(e.startswith("RuntimeError") for e in errors.values())
         and out_of_place == "float32",
