@@ -8,6 +8,7 @@ from __future__ import annotations
 from checker.claim import Claim, Control, Expect, Vocabulary
 from checker.claims.data._text import _COPY, _RAISE, _error
 from checker.evidence import Measurement, Observation
+from checker.measure import shares_storage
 
 
 def probe_from_numpy_keeps_int32(device: str) -> Observation:
@@ -257,7 +258,7 @@ def _to_rule(device: str, copy: bool) -> Observation:
     t = torch.ones(3, device=device)
     u = t.to(device=t.device, dtype=torch.float32, copy=copy)
     same = u is t
-    shares = u.untyped_storage().data_ptr() == t.untyped_storage().data_ptr()
+    shares = shares_storage(u, t)
     kind = "copy" if copy else "same"
     return Observation(
         holds=same,
