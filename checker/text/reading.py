@@ -94,6 +94,12 @@ def blank(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
 
 
+def _stated(sentence: str, language: Language) -> str:
+    """The prose of ``sentence`` with its affirmative idioms blanked ("not only", "must"):
+    what negations and stems are looked for in, at the sentence's own offsets."""
+    return language.affirmative_idioms.sub(blank, _prose(sentence))
+
+
 def negations(text: str, lang: Lang) -> int:
     """How many negation markers the prose of ``text`` holds (idioms such as "must" aside)."""
     language = languages.language(lang)
@@ -247,7 +253,7 @@ def negation_scope(
     ``near``: a character offset (the subject's); the predicate nearest to it is the one whose
     clause counts, in English."""
     language = languages.language(lang)
-    text = language.affirmative_idioms.sub(blank, _prose(sentence))
+    text = _stated(sentence, language)
     spans = stem_spans(sentence, lang, stems)
     blanked = "".join(
         " " if any(start <= i < end for start, end in spans) else char
@@ -305,7 +311,7 @@ def describes_subject(
     language = languages.language(lang)
     if subject is None:
         return False
-    text = language.affirmative_idioms.sub(blank, _prose(sentence))
+    text = _stated(sentence, language)
     spans = stem_spans(sentence, lang, stems)
     denials = [m.start() for m in language.negation.finditer(text)]
     denials += [m.start() for m in language.without.finditer(text)]
@@ -397,5 +403,5 @@ def stem_pattern(stem: str) -> re.Pattern[str]:
 
 
 def stem_spans(sentence: str, lang: Lang, stems: tuple[str, ...]) -> list[tuple[int, int]]:
-    lowered = languages.language(lang).affirmative_idioms.sub(blank, _prose(sentence)).lower()
+    lowered = _stated(sentence, languages.language(lang)).lower()
     return [(m.start(), m.end()) for stem in stems for m in stem_pattern(stem).finditer(lowered)]
